@@ -1,0 +1,33 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { InternalError, InvalidRequest } from "../domain/Problem.ts"
+import { ServiceName, ServiceVersion } from "../domain/Service.ts"
+import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
+import { ServiceGroup } from "./service/Api.ts"
+
+const annotations = () =>
+  OpenApi.annotations({
+    title: ServiceName,
+    version: ServiceVersion,
+    description,
+    transform: describeDecodeFailuresAsProblems
+  })
+
+const description = "Citable access to U.S. export-control regulations (EAR 15 CFR 730-774, ITAR 22 CFR 121): " +
+  "eCFR mirror, ECCN and Country Chart answers, screening, enforcement, research, skills and MCP. " +
+  "Not legal advice: screening matches are for human adjudication."
+
+/** The full REST surface served by the app. */
+export class Api extends HttpApi.make("export-compliance-data-service")
+  .add(ServiceGroup)
+  .addError(InvalidRequest)
+  .addError(InternalError)
+  .annotateContext(annotations())
+{}
+
+/** The free surface: what anonymous callers see in `/openapi.json` and the reference page. */
+export class PublicApi extends HttpApi.make("export-compliance-data-service")
+  .add(ServiceGroup)
+  .addError(InvalidRequest)
+  .addError(InternalError)
+  .annotateContext(annotations())
+{}

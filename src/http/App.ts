@@ -1,0 +1,33 @@
+import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
+import { Layer } from "effect"
+import { EndpointGroups } from "../domain/Service.ts"
+import { Api, PublicApi } from "./Api.ts"
+import { AppMiddleware } from "./Middleware.ts"
+import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
+import * as RouteCatalog from "./RouteCatalog.ts"
+import { DocsPath } from "./service/Api.ts"
+import { ServiceHttpLive } from "./service/Http.ts"
+
+const docsRoute = RouteCatalog.rawRoute({
+  method: "GET",
+  path: DocsPath,
+  group: "spec",
+  summary: "interactive API reference (free surface)",
+  cachePolicy: "data"
+})
+
+/** Every route the app answers, HttpApi endpoints and raw routes alike. */
+export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
+  ...RouteCatalog.fromHttpApi(Api),
+  docsRoute,
+  ...removedRoutes
+]
+
+export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
+
+const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(Layer.provide(ServiceHttpLive))
+
+const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })
+
+/** The app: routes plus the global middleware. Runtime adapters serve it; deployments provide services. */
+export const AppRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, RemovedRoutesLive, AppMiddleware)

@@ -1,0 +1,47 @@
+import type { OpenApi } from "@effect/platform"
+
+/**
+ * HttpApi declares its built-in decode failure on every endpoint; the problem middleware restates
+ * it as `InvalidRequest` (application/problem+json), so the document says that instead.
+ */
+export const describeDecodeFailuresAsProblems = (document: Record<string, any>): Record<string, any> => {
+  const spec = document as OpenApi.OpenAPISpec
+  const { HttpApiDecodeError: _dropped, ...schemas } = spec.components.schemas
+  for (const item of Object.values(spec.paths)) {
+    for (const operation of Object.values(item)) {
+      const bad = (operation as OpenApi.OpenAPISpecOperation | undefined)?.responses?.[400]
+      if (bad === undefined) continue
+      ;(operation as any).responses[400] = {
+        description: "Invalid request: `invalidParams` names each rejected parameter",
+        content: { "application/problem+json": { schema: { $ref: "#/components/schemas/InvalidRequest" } } }
+      }
+    }
+  }
+  return pruneUnreferencedSchemas({ ...spec, components: { ...spec.components, schemas } })
+}
+
+const refsIn = (value: unknown, into: Set<string>): Set<string> => {
+  if (Array.isArray(value)) value.forEach((item) => refsIn(item, into))
+  else if (typeof value === "object" && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === "$ref" && typeof child === "string") into.add(child.replace("#/components/schemas/", ""))
+      else refsIn(child, into)
+    }
+  }
+  return into
+}
+
+/** Keeps only the component schemas reachable from the paths. */
+export const pruneUnreferencedSchemas = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const all = spec.components.schemas
+  const reachable = new Set<string>()
+  const pending = [...refsIn(spec.paths, new Set())]
+  while (pending.length > 0) {
+    const name = pending.pop()!
+    if (reachable.has(name) || all[name] === undefined) continue
+    reachable.add(name)
+    pending.push(...refsIn(all[name], new Set()))
+  }
+  const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => reachable.has(name)))
+  return { ...spec, components: { ...spec.components, schemas } }
+}

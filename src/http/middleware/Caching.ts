@@ -1,0 +1,53 @@
+import { HttpServerResponse } from "@effect/platform"
+import { createHash } from "node:crypto"
+import type { CachePolicyName } from "../Annotations.ts"
+import type { RequestInfo } from "./RequestInfo.ts"
+
+export const DataCacheControl = "public, max-age=3600, stale-while-revalidate=86400"
+
+export const cacheControlFor: Record<CachePolicyName, string> = {
+  data: DataCacheControl,
+  screening: DataCacheControl,
+  skills: "public, max-age=21600, stale-while-revalidate=86400",
+  "no-store": "no-store"
+}
+
+/** A weak validator over the body bytes; routes serving prebuilt bodies set their own ETag. */
+export const weakEtag = (bytes: Uint8Array): string =>
+  `W/"${createHash("sha1").update(bytes).digest("base64url").slice(0, 27)}"`
+
+const opaque = (tag: string) => tag.trim().replace(/^W\//, "")
+
+const matches = (ifNoneMatch: string, etag: string) => {
+  if (ifNoneMatch.trim() === "*") return true
+  const current = opaque(etag)
+  return ifNoneMatch.split(",").some((candidate) => opaque(candidate) === current)
+}
+
+/**
+ * The final response: the stages' headers applied in one step, plus, for cacheable GETs, the
+ * Cache-Control policy and a weak ETag; a matching `If-None-Match` turns it into a bodiless 304
+ * carrying the same validators.
+ */
+export const finalize = (
+  response: HttpServerResponse.HttpServerResponse,
+  info: RequestInfo
+): HttpServerResponse.HttpServerResponse => {
+  const headers = info.responseHeaders
+  if ((info.method === "GET" || info.method === "HEAD") && response.status === 200) {
+    const cacheControl = response.headers["cache-control"] ?? cacheControlFor[info.route?.cachePolicy ?? "no-store"]
+    headers["cache-control"] = cacheControl
+    if (cacheControl !== "no-store") {
+      const etag = response.headers["etag"] ??
+        (response.body._tag === "Uint8Array" ? weakEtag(response.body.body) : undefined)
+      if (etag !== undefined) {
+        headers["etag"] = etag
+        const ifNoneMatch = info.request.headers["if-none-match"]
+        if (ifNoneMatch !== undefined && matches(ifNoneMatch, etag)) {
+          return HttpServerResponse.empty({ status: 304, headers: { ...response.headers, ...headers } })
+        }
+      }
+    }
+  }
+  return HttpServerResponse.setHeaders(response, headers)
+}

@@ -1,0 +1,126 @@
+import { HttpServerError, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Exit, Option, Schema } from "effect"
+import {
+  InternalError,
+  type InvalidParameterIssue,
+  InvalidRequest,
+  MethodNotAllowed,
+  NotFound,
+  ProblemContentType
+} from "../../domain/Problem.ts"
+import type { RequestInfo } from "./RequestInfo.ts"
+
+const decoder = new TextDecoder()
+
+type ProblemError = { readonly status: number }
+
+const encodeBody = (error: ProblemError): Record<string, unknown> =>
+  Schema.encodeSync(error.constructor as unknown as Schema.Schema<any, any>)(error)
+
+/** The response an error class declares: its problem body and status (the middleware adds `instance`). */
+export const problemResponse = (
+  error: ProblemError,
+  headers?: Record<string, string>
+): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.unsafeJson(encodeBody(error), {
+    status: error.status,
+    contentType: ProblemContentType,
+    ...(headers ? { headers } : {})
+  })
+
+/** Adds the request id as `instance` and resolves the relative problem `type` against the base URL. */
+const finish = (
+  body: Record<string, unknown>,
+  status: number,
+  info: RequestInfo,
+  baseUrl: string,
+  headers?: Readonly<Record<string, string>>
+) => {
+  const type = typeof body.type === "string" && body.type.startsWith("/") ? `${baseUrl}${body.type}` : body.type
+  return HttpServerResponse.unsafeJson({ ...body, type, instance: info.id }, {
+    status,
+    contentType: ProblemContentType,
+    ...(headers ? { headers } : {})
+  })
+}
+
+const finishError = (
+  error: ProblemError,
+  info: RequestInfo,
+  baseUrl: string,
+  headers?: Record<string, string>
+) => finish(encodeBody(error), error.status, info, baseUrl, headers)
+
+const parseBody = (response: HttpServerResponse.HttpServerResponse): Record<string, unknown> | undefined => {
+  if (response.body._tag !== "Uint8Array") return undefined
+  try {
+    const parsed = JSON.parse(decoder.decode(response.body.body))
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : undefined
+  } catch {
+    return undefined
+  }
+}
+
+interface DecodeIssue {
+  readonly path: ReadonlyArray<unknown>
+  readonly message: string
+}
+
+const pathParams = (route: string | undefined) =>
+  new Set(Array.from(route?.matchAll(/:([A-Za-z_]+)/g) ?? [], (m) => m[1]!))
+
+/** HttpApi's own schema-decode failure, restated as an InvalidRequest problem naming each parameter. */
+const fromDecodeError = (body: Record<string, unknown>, info: RequestInfo): InvalidRequest => {
+  const inPath = pathParams(info.route?.path)
+  const issues = Array.isArray(body.issues) ? body.issues as ReadonlyArray<DecodeIssue> : []
+  const invalidParams: Array<InvalidParameterIssue> = issues.map((issue) => {
+    const name = issue.path.length > 0 ? issue.path.map(String).join(".") : "body"
+    const where = inPath.has(String(issue.path[0])) ? "path" : info.method === "GET" ? "query" : "body"
+    return { name, in: where, reason: issue.message }
+  })
+  const names = invalidParams.map((p) => `${p.name} (${p.reason})`).join("; ")
+  return new InvalidRequest({ detail: `Invalid parameter: ${names || "request"}`, invalidParams })
+}
+
+/**
+ * Turns every failure and every error response into an RFC 9457 problem document carrying the
+ * request id. Typed errors arrive already encoded by HttpApi; router misses and defects arrive as
+ * failures.
+ */
+export const withProblems = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  info: RequestInfo,
+  baseUrl: string
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
+  Effect.flatMap(Effect.exit(app), (exit) => {
+    if (Exit.isSuccess(exit)) {
+      const response = exit.value
+      if (response.status < 400) return Effect.succeed(response)
+      const body = parseBody(response)
+      if (body === undefined) return Effect.succeed(response)
+      if (body._tag === "HttpApiDecodeError") {
+        return Effect.succeed(finishError(fromDecodeError(body, info), info, baseUrl))
+      }
+      if (response.headers["content-type"]?.startsWith(ProblemContentType) !== true) return Effect.succeed(response)
+      return Effect.succeed(finish(body, response.status, info, baseUrl, response.headers))
+    }
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isSome(failure) && failure.value instanceof HttpServerError.RouteNotFound) {
+      if (info.allow.length > 0) {
+        const allow = info.allow.join(", ")
+        return Effect.succeed(finishError(
+          new MethodNotAllowed({ detail: `${info.method} is not allowed here; use ${allow}.`, allow: info.allow }),
+          info,
+          baseUrl,
+          { allow }
+        ))
+      }
+      return Effect.succeed(finishError(new NotFound({ detail: "No endpoint at this path." }), info, baseUrl))
+    }
+    if (Cause.isInterruptedOnly(exit.cause)) {
+      return Effect.succeed(HttpServerResponse.empty({ status: 499 }))
+    }
+    return Effect.logError("request failed", exit.cause).pipe(
+      Effect.as(finishError(new InternalError({ detail: "Unexpected failure." }), info, baseUrl))
+    )
+  })

@@ -1,0 +1,65 @@
+import type { HttpServerResponse } from "@effect/platform"
+import { Context, Effect, Option } from "effect"
+import { RateLimited } from "../../domain/Problem.ts"
+import type { RateLimitDecision, RateLimiterShape } from "../../services/RateLimiter.ts"
+import { problemResponse } from "./Problems.ts"
+import type { RequestInfo } from "./RequestInfo.ts"
+
+/** The peer address when the runtime adapter knows it but the request object does not (web handlers). */
+export class ClientAddress extends Context.Tag("app/http/ClientAddress")<ClientAddress, string>() {}
+
+const forwardedFor = (headers: Readonly<Record<string, string | undefined>>) =>
+  headers["cf-connecting-ip"]?.trim() || headers["x-forwarded-for"]?.split(",")[0]?.trim() || undefined
+
+const clientKey = (info: RequestInfo, trustProxy: boolean) =>
+  Effect.map(
+    Effect.serviceOption(ClientAddress),
+    (peer) =>
+      (trustProxy ? forwardedFor(info.request.headers) : undefined) ??
+        Option.getOrUndefined(peer) ??
+        Option.getOrUndefined(info.request.remoteAddress)
+  )
+
+const limitedPath = (path: string) =>
+  path.startsWith("/api/") || path === "/skills" || path.startsWith("/skills/") || path === "/openapi.json"
+
+const headersOf = (decision: RateLimitDecision, windowSeconds: number): Record<string, string> => ({
+  "ratelimit-limit": String(decision.limit),
+  "ratelimit-remaining": String(decision.remaining),
+  "ratelimit-reset": String(decision.resetSeconds),
+  "ratelimit-policy": `${decision.limit};w=${windowSeconds}`
+})
+
+/**
+ * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`. A limiter failure or an
+ * unknown client address lets the request through: the limit fails open.
+ */
+export const withRateLimit = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  info: RequestInfo,
+  limiter: RateLimiterShape,
+  options: { readonly trustProxy: boolean }
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+  if (limiter.limit === 0 || !limitedPath(info.path)) return app
+  return Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
+    if (key === undefined) return app
+    return limiter.consume(key).pipe(
+      Effect.catchAll((error) => Effect.as(Effect.logWarning("rate limiter unavailable", error.reason), undefined)),
+      Effect.flatMap((decision) => {
+        if (decision === undefined) return app
+        const headers = headersOf(decision, limiter.windowSeconds)
+        if (!decision.allowed) {
+          return Effect.succeed(problemResponse(
+            new RateLimited({
+              detail: `Anonymous limit of ${decision.limit} requests per ${limiter.windowSeconds} s reached.`,
+              retryAfter: decision.resetSeconds
+            }),
+            { ...headers, "retry-after": String(decision.resetSeconds) }
+          ))
+        }
+        Object.assign(info.responseHeaders, headers)
+        return app
+      })
+    )
+  })
+}

@@ -1,0 +1,73 @@
+import type { HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import type { DataGenerationShape } from "../../services/DataGeneration.ts"
+import type { RequestInfo } from "./RequestInfo.ts"
+
+interface Entry {
+  readonly response: HttpServerResponse.HttpServerResponse
+  readonly bytes: number
+  readonly expiresAt: number
+  readonly generation: number
+}
+
+export interface ResponseCacheOptions {
+  readonly ttlMillis: number
+  readonly maxBytes: number
+  readonly maxEntryBytes: number
+}
+
+export const defaultOptions: ResponseCacheOptions = {
+  ttlMillis: 30_000,
+  maxBytes: 64 * 1024 * 1024,
+  maxEntryBytes: 8 * 1024 * 1024
+}
+
+/**
+ * A per-process microcache of successful anonymous GET responses, keyed by URL and `Accept`.
+ * Entries die after a short TTL or as soon as any data service reports new content, so a hit is
+ * never older than the data behind it; requests with credentials always reach their handler.
+ */
+export const make = (generation: DataGenerationShape, options: ResponseCacheOptions = defaultOptions) => {
+  const entries = new Map<string, Entry>()
+  let totalBytes = 0
+  const remove = (key: string, entry: Entry) => {
+    entries.delete(key)
+    totalBytes -= entry.bytes
+  }
+  const store = (key: string, response: HttpServerResponse.HttpServerResponse, builtAt: number) => {
+    if (response.status !== 200 || response.body._tag !== "Uint8Array") return
+    const bytes = response.body.body.byteLength
+    if (bytes > options.maxEntryBytes) return
+    const previous = entries.get(key)
+    if (previous) remove(key, previous)
+    for (const [oldest, entry] of entries) {
+      if (totalBytes + bytes <= options.maxBytes) break
+      remove(oldest, entry)
+    }
+    entries.set(key, { response, bytes, expiresAt: Date.now() + options.ttlMillis, generation: builtAt })
+    totalBytes += bytes
+  }
+  return {
+    size: () => entries.size,
+    wrap: <E, R>(
+      app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+      info: RequestInfo
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+      const route = info.route
+      if (
+        route === undefined || route.cachePolicy === "no-store" || info.method !== "GET" ||
+        info.request.headers["authorization"] !== undefined
+      ) return app
+      const key = `${info.request.url}\n${info.request.headers["accept"] ?? ""}`
+      const hit = entries.get(key)
+      if (hit !== undefined) {
+        if (hit.expiresAt > Date.now() && hit.generation === generation.current()) return Effect.succeed(hit.response)
+        remove(key, hit)
+      }
+      const builtAt = generation.current()
+      return Effect.tap(app, (response) => Effect.sync(() => store(key, response, builtAt)))
+    }
+  }
+}
+
+export type ResponseCache = ReturnType<typeof make>

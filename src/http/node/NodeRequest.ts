@@ -1,0 +1,124 @@
+import {
+  Cookies,
+  Headers,
+  HttpIncomingMessage,
+  type HttpMethod,
+  HttpServerError,
+  HttpServerRequest,
+  UrlParams
+} from "@effect/platform"
+import { NodeMultipart, NodeStream } from "@effect/platform-node"
+import { Effect, Inspectable, Option, type Stream } from "effect"
+import type { IncomingMessage } from "node:http"
+
+const decoder = new TextDecoder()
+
+/**
+ * `HttpServerRequest` over a Node `IncomingMessage`, kept lean for the hot path: headers are
+ * converted once, and the body is read at most once, bounded by `HttpIncomingMessage.MaxBodySize`.
+ */
+export class NodeRequest extends Inspectable.Class implements HttpServerRequest.HttpServerRequest {
+  readonly [HttpServerRequest.TypeId]: HttpServerRequest.TypeId = HttpServerRequest.TypeId
+  readonly [HttpIncomingMessage.TypeId]: HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
+  readonly method: HttpMethod.HttpMethod
+  readonly originalUrl: string
+  private cachedHeaders: Headers.Headers | undefined
+  private cachedBody: Effect.Effect<Uint8Array, HttpServerError.RequestError> | undefined
+
+  constructor(
+    readonly source: IncomingMessage,
+    readonly url: string = source.url ?? "/",
+    private readonly headersOverride?: Headers.Headers,
+    private readonly remoteAddressOverride?: string
+  ) {
+    super()
+    this.method = (source.method ?? "GET").toUpperCase() as HttpMethod.HttpMethod
+    this.originalUrl = source.url ?? "/"
+  }
+
+  get headers(): Headers.Headers {
+    return this.headersOverride ?? (this.cachedHeaders ??= Headers.fromInput(this.source.headers as any))
+  }
+
+  get remoteAddress(): Option.Option<string> {
+    return Option.fromNullable(this.remoteAddressOverride ?? this.source.socket?.remoteAddress)
+  }
+
+  get cookies() {
+    return Cookies.parseHeader(this.headers.cookie ?? "")
+  }
+
+  private fail =
+    (reason: "Transport" | "Decode", description: string) => (cause: unknown): HttpServerError.RequestError =>
+      new HttpServerError.RequestError({ request: this, reason, description, cause })
+
+  get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpServerError.RequestError> {
+    return Effect.map(this.bytes, (bytes) => bytes.slice().buffer as ArrayBuffer)
+  }
+
+  /** The body, read once and bounded by the `MaxBodySize` in effect. */
+  get bytes(): Effect.Effect<Uint8Array, HttpServerError.RequestError> {
+    this.cachedBody ??= Effect.runSync(Effect.cached(Effect.flatMap(
+      HttpIncomingMessage.MaxBodySize,
+      (maxBytes) =>
+        NodeStream.toUint8Array(() => this.source, {
+          onFailure: this.fail("Transport", "the body could not be read"),
+          maxBytes: Option.getOrUndefined(maxBytes)
+        })
+    )))
+    return this.cachedBody
+  }
+
+  get text(): Effect.Effect<string, HttpServerError.RequestError> {
+    return Effect.map(this.bytes, (bytes) => decoder.decode(bytes))
+  }
+
+  get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
+    return Effect.flatMap(
+      this.text,
+      (text) =>
+        Effect.try({ try: () => JSON.parse(text) as unknown, catch: this.fail("Decode", "the body is not JSON") })
+    )
+  }
+
+  get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpServerError.RequestError> {
+    return Effect.flatMap(this.text, (text) =>
+      Effect.try({
+        try: () => UrlParams.fromInput(new URLSearchParams(text)),
+        catch: this.fail("Decode", "the body is not form data")
+      }))
+  }
+
+  get stream(): Stream.Stream<Uint8Array, HttpServerError.RequestError> {
+    return NodeStream.fromReadable(() => this.source, this.fail("Transport", "the body could not be read"))
+  }
+
+  get multipart() {
+    return NodeMultipart.persisted(this.source, this.source.headers)
+  }
+
+  get multipartStream() {
+    return NodeMultipart.stream(this.source, this.source.headers)
+  }
+
+  get upgrade(): Effect.Effect<never, HttpServerError.RequestError> {
+    return Effect.fail(this.fail("Decode", "protocol upgrades are not served")(undefined))
+  }
+
+  modify(options: {
+    readonly url?: string
+    readonly headers?: Headers.Headers
+    readonly remoteAddress?: string
+  }): HttpServerRequest.HttpServerRequest {
+    return new NodeRequest(
+      this.source,
+      options.url ?? this.url,
+      options.headers ?? this.headersOverride,
+      options.remoteAddress ?? this.remoteAddressOverride
+    )
+  }
+
+  toJSON(): unknown {
+    return { _id: "HttpServerRequest", method: this.method, url: this.originalUrl }
+  }
+}

@@ -1,0 +1,72 @@
+import { Cause, Effect, HashMap, Layer, Logger, LogLevel } from "effect"
+import { AppConfig } from "../services/AppConfig.ts"
+
+const levels: Record<string, LogLevel.LogLevel> = {
+  all: LogLevel.All,
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warn: LogLevel.Warning,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  none: LogLevel.None
+}
+
+const isFields = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Error)
+
+/**
+ * Lines are buffered and written in batches (one write per event-loop turn, or when the buffer
+ * grows large) so that access logging stays cheap under load; the buffer is flushed at exit.
+ */
+const makeBatchedWriter = (write: (text: string) => void) => {
+  let pending: Array<string> = []
+  let bytes = 0
+  let scheduled = false
+  const flush = () => {
+    scheduled = false
+    if (pending.length === 0) return
+    const text = pending.join("\n")
+    pending = []
+    bytes = 0
+    write(text)
+  }
+  ;(globalThis as any).process?.on?.("exit", flush)
+  return (line: string) => {
+    pending.push(line)
+    bytes += line.length
+    if (bytes > 64 * 1024) flush()
+    else if (!scheduled) {
+      scheduled = true
+      setTimeout(flush, 0)
+    }
+  }
+}
+
+const writeLine = makeBatchedWriter((text) => globalThis.console.log(text))
+
+/**
+ * One flat JSON object per line: `time`, `level`, `msg`, the fields of a trailing object message
+ * (`Effect.logInfo("request", { status })`), then the fiber's annotations. Callers decide what is
+ * logged; the HTTP layer never logs query strings, bodies or credentials.
+ */
+export const jsonLineLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
+  const parts = Array.isArray(message) ? message : [message]
+  const fields = parts.length > 1 && isFields(parts[parts.length - 1]) ? parts[parts.length - 1] : undefined
+  const text = (fields ? parts.slice(0, -1) : parts).map(String).join(" ")
+  const line: Record<string, unknown> = { time: date.toISOString(), level: logLevel.label, msg: text }
+  if (fields) Object.assign(line, fields)
+  for (const [key, value] of HashMap.toEntries(annotations)) line[key] = value
+  if (!Cause.isEmpty(cause)) line.cause = Cause.pretty(cause)
+  writeLine(JSON.stringify(line))
+})
+
+/** Structured JSON lines on stdout, filtered by `LOG_LEVEL`. */
+export const layer: Layer.Layer<never, never, AppConfig> = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Layer.merge(
+      Logger.replace(Logger.defaultLogger, jsonLineLogger),
+      Logger.minimumLogLevel(levels[config.logLevel.toLowerCase()] ?? LogLevel.Info)
+    ))
+)

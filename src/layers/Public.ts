@@ -1,0 +1,19 @@
+import { FetchHttpClient } from "@effect/platform"
+import { Layer } from "effect"
+import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
+import * as DataGeneration from "../services/DataGeneration.ts"
+import * as EcfrReachability from "../services/EcfrReachability.ts"
+import * as RateLimiter from "../services/RateLimiter.ts"
+
+/** Services every deployment shares; they need only the configuration. */
+export const SharedServices = Layer.mergeAll(
+  RateLimiter.layer,
+  EcfrReachability.layer,
+  RouteCatalogLive,
+  DataGeneration.layer
+).pipe(
+  Layer.provide(FetchHttpClient.layer)
+)
+
+/** The public deployment: free reads, anonymous rate limit. */
+export const PublicApp = AppRoutes.pipe(Layer.provide(SharedServices))

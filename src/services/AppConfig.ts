@@ -1,0 +1,91 @@
+import type { ConfigError, Option, Redacted } from "effect"
+import { Config, ConfigProvider, Context, Effect, Layer } from "effect"
+
+export type Deployment = "public" | "enclave"
+
+/** Operator configuration, read once at start-up. The environment variable names are a contract. */
+export interface AppConfigShape {
+  readonly port: number
+  readonly host: string
+  readonly deployment: Deployment
+  readonly publicBaseUrl: string
+  readonly authUrl: string
+  readonly dataDir: string
+  readonly ecfrBaseUrl: string
+  readonly cslBulkUrl: string
+  readonly cslFile: Option.Option<string>
+  readonly federalRegisterBaseUrl: string
+  readonly secEdgarBaseUrl: string
+  readonly govinfoBaseUrl: string
+  readonly regulationsBaseUrl: string
+  readonly dataGovApiKey: Option.Option<Redacted.Redacted>
+  readonly skillsSource: string
+  readonly logLevel: string
+  readonly rateLimitPerMinute: number
+  readonly trustProxy: boolean
+}
+
+export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppConfigShape>() {}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "")
+
+const url = (name: string, fallback: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.map(trimSlash),
+    Config.validate({
+      message: `${name} must be an absolute http(s) URL`,
+      validation: (value) => /^https?:\/\/[^/]/.test(value)
+    })
+  )
+
+export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
+  const port = yield* Config.port("PORT").pipe(Config.withDefault(8787))
+  const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+  const deployment = yield* Config.literal("public", "enclave")("DEPLOYMENT").pipe(Config.withDefault("public"))
+  const urlHost = host.includes(":") ? `[${host}]` : host
+  const publicBaseUrl = yield* url("PUBLIC_BASE_URL", `http://${urlHost}:${port}`)
+  return {
+    port,
+    host,
+    deployment,
+    publicBaseUrl,
+    authUrl: yield* url("AUTH_URL", publicBaseUrl),
+    dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+    ecfrBaseUrl: yield* url("ECFR_BASE_URL", "https://www.ecfr.gov"),
+    cslBulkUrl: yield* url(
+      "CSL_BULK_URL",
+      "https://data.trade.gov/downloadable_consolidated_screening_list/v1/consolidated.json"
+    ),
+    cslFile: yield* Config.option(Config.string("CSL_FILE")),
+    federalRegisterBaseUrl: yield* url("FEDERAL_REGISTER_BASE_URL", "https://www.federalregister.gov"),
+    secEdgarBaseUrl: yield* url("SEC_EDGAR_BASE_URL", "https://efts.sec.gov"),
+    govinfoBaseUrl: yield* url("GOVINFO_BASE_URL", "https://api.govinfo.gov"),
+    regulationsBaseUrl: yield* url("REGULATIONS_BASE_URL", "https://api.regulations.gov"),
+    dataGovApiKey: yield* Config.option(Config.redacted("DATA_GOV_API_KEY")),
+    skillsSource: yield* Config.string("SKILLS_SOURCE").pipe(Config.withDefault("bundled")),
+    logLevel: yield* Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
+    rateLimitPerMinute: yield* Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
+      Config.withDefault(120),
+      Config.validate({ message: "RATE_LIMIT_PER_MINUTE must be >= 0", validation: (n) => n >= 0 })
+    ),
+    trustProxy: yield* Config.string("TRUST_PROXY").pipe(
+      Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
+      Config.withDefault(false)
+    )
+  }
+})
+
+/** Reads the configuration from the active ConfigProvider (the environment by default). */
+export const layer: Layer.Layer<AppConfig, ConfigError.ConfigError> = Layer.effect(AppConfig, read)
+
+/** A configuration for tests: defaults with the given overrides, never reading the environment. */
+export const layerWith = (overrides: Partial<AppConfigShape>): Layer.Layer<AppConfig> =>
+  Layer.effect(
+    AppConfig,
+    read.pipe(
+      Effect.map((defaults) => ({ ...defaults, ...overrides })),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map())),
+      Effect.orDie
+    )
+  )

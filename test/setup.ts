@@ -1,0 +1,3 @@
+import { addEqualityTesters } from "@effect/vitest"
+
+addEqualityTesters()

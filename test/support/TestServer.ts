@@ -1,0 +1,48 @@
+import { Effect, Exit, Layer, Scope } from "effect"
+import { appLayer } from "../../src/layers/Main.ts"
+import * as NodeServer from "../../src/layers/NodeServer.ts"
+import type { AppConfigShape } from "../../src/services/AppConfig.ts"
+import * as AppConfig from "../../src/services/AppConfig.ts"
+import { freePort } from "./ports.ts"
+
+export interface RunningServer {
+  readonly url: string
+  readonly get: (path: string, init?: RequestInit) => Promise<Response>
+  readonly close: () => Promise<void>
+}
+
+/** Defaults that keep tests off the network and quiet. */
+export const testConfig = (overrides: Partial<AppConfigShape> = {}): Partial<AppConfigShape> => ({
+  host: "127.0.0.1",
+  logLevel: "none",
+  ecfrBaseUrl: "http://127.0.0.1:9",
+  federalRegisterBaseUrl: "http://127.0.0.1:9",
+  secEdgarBaseUrl: "http://127.0.0.1:9",
+  govinfoBaseUrl: "http://127.0.0.1:9",
+  regulationsBaseUrl: "http://127.0.0.1:9",
+  cslBulkUrl: "http://127.0.0.1:9/consolidated.json",
+  ...overrides
+})
+
+/**
+ * Starts the real Node server (the same layers `npm start` uses) on a free loopback port.
+ * `app` replaces the app layer when a test needs different services.
+ */
+export const startServer = async (options: {
+  readonly config?: Partial<AppConfigShape>
+  readonly app?: Layer.Layer<never, unknown, any>
+} = {}): Promise<RunningServer> => {
+  const port = await freePort()
+  const config = testConfig({ port, publicBaseUrl: `http://127.0.0.1:${port}`, ...options.config })
+  const scope = Effect.runSync(Scope.make())
+  const layer = NodeServer.serve(options.app ?? appLayer(`node ${process.version}`)).pipe(
+    Layer.provide(AppConfig.layerWith(config))
+  )
+  await Effect.runPromise(Layer.buildWithScope(layer, scope) as Effect.Effect<unknown, unknown>)
+  const url = `http://127.0.0.1:${port}`
+  return {
+    url,
+    get: (path, init) => fetch(`${url}${path}`, init),
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
