@@ -28,6 +28,8 @@ export default {
 
 if ((import.meta as { main?: boolean }).main) {
   const config = Effect.runSync(AppConfig.read)
-  Deno.serve({ port: config.port, hostname: config.host }, (request, info) =>
-    handler(request, Context.make(ClientAddress, info.remoteAddr.hostname)))
+  Deno.serve(
+    { port: config.port, hostname: config.host },
+    (request, info) => handler(request, Context.make(ClientAddress, info.remoteAddr.hostname))
+  )
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startServer, type RunningServer } from "./support/TestServer.ts"
+import { type RunningServer, startServer } from "./support/TestServer.ts"
 
 describe("service endpoints", () => {
   let server: RunningServer
@@ -15,7 +15,16 @@ describe("service endpoints", () => {
     expect(body.version).toBe("2.3.0")
     expect(body.runtime).toMatch(/^node v\d+/)
     expect(body.docs).toBe(`${server.url}/docs`)
-    expect(Object.keys(body.endpoints)).toEqual(["ecfr", "radar", "enforcement", "intel", "skills", "mcp", "documents", "spec"])
+    expect(Object.keys(body.endpoints)).toEqual([
+      "ecfr",
+      "radar",
+      "enforcement",
+      "intel",
+      "skills",
+      "mcp",
+      "documents",
+      "spec"
+    ])
     expect(body.endpoints.spec).toContain("GET /health — health, version and eCFR reachability (not cached)")
     expect(body.supportedParts).toHaveLength(12)
     expect(body.supportedParts[0]).toEqual({

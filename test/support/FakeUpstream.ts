@@ -15,7 +15,9 @@ export interface FakeUpstream {
   readonly url: string
   /** Requests seen, by path (without query). */
   readonly hits: Map<string, number>
-  readonly requests: Array<{ readonly method: string; readonly url: string; readonly headers: IncomingMessage["headers"] }>
+  readonly requests: Array<
+    { readonly method: string; readonly url: string; readonly headers: IncomingMessage["headers"] }
+  >
   /** `down`: every request fails with the given status, or the socket is destroyed when `"reset"`. */
   down: number | "reset" | undefined
   readonly route: (handler: FakeRoute) => void

@@ -1,0 +1,88 @@
+import { spawn } from "node:child_process"
+import { pinned } from "./processes.ts"
+
+export interface LoadResult {
+  readonly requestsPerSecond: number
+  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number }
+  readonly requests: number
+  readonly errors: number
+  readonly non2xx: number
+}
+
+export interface LoadOptions {
+  readonly connections?: number
+  readonly durationSeconds?: number
+  readonly headers?: Record<string, string>
+}
+
+/** Runs autocannon (its CLI, pinned to CPU 1) against one URL and returns its summary. */
+export const load = (url: string, options: LoadOptions = {}): Promise<LoadResult> =>
+  new Promise((resolve, reject) => {
+    const args = [
+      "node_modules/autocannon/autocannon.js",
+      "-j",
+      "-c",
+      String(options.connections ?? 32),
+      "-d",
+      String(options.durationSeconds ?? 8)
+    ]
+    for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}=${value}`)
+    args.push(url)
+    const [command, ...rest] = pinned(1, [process.execPath, ...args])
+    const child = spawn(command!, rest, { stdio: ["ignore", "pipe", "ignore"] })
+    let output = ""
+    child.stdout.on("data", (chunk) => (output += chunk))
+    child.on("error", reject)
+    child.on("exit", () => {
+      try {
+        const result = JSON.parse(output)
+        resolve({
+          requestsPerSecond: result.requests.average,
+          latencyMs: {
+            p50: result.latency.p50,
+            p90: result.latency.p90,
+            p99: result.latency.p99,
+            max: result.latency.max
+          },
+          requests: result.requests.total,
+          errors: result.errors,
+          non2xx: result.non2xx
+        })
+      } catch (error) {
+        reject(error)
+      }
+    })
+  })
+
+const median = (values: Array<number>) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/**
+ * Alternates the candidate and the baseline `rounds` times (so machine noise hits both) and
+ * reports the median of each with their ratio.
+ */
+export const compare = async (
+  candidate: { readonly url: string; readonly options?: LoadOptions },
+  baseline: { readonly url: string; readonly options?: LoadOptions },
+  rounds = 3
+) => {
+  const runs: { candidate: Array<LoadResult>; baseline: Array<LoadResult> } = { candidate: [], baseline: [] }
+  await load(candidate.url, { ...candidate.options, durationSeconds: 2 })
+  await load(baseline.url, { ...baseline.options, durationSeconds: 2 })
+  for (let round = 0; round < rounds; round++) {
+    runs.baseline.push(await load(baseline.url, baseline.options))
+    runs.candidate.push(await load(candidate.url, candidate.options))
+  }
+  const summary = (results: Array<LoadResult>) => ({
+    requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+    p50Ms: median(results.map((r) => r.latencyMs.p50)),
+    p99Ms: median(results.map((r) => r.latencyMs.p99)),
+    errors: results.reduce((n, r) => n + r.errors + r.non2xx, 0)
+  })
+  const c = summary(runs.candidate)
+  const b = summary(runs.baseline)
+  return {
+    candidate: c,
+    baseline: b,
+    throughputRatio: Math.round((c.requestsPerSecond / b.requestsPerSecond) * 1000) / 1000
+  }
+}

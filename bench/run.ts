@@ -1,0 +1,29 @@
+import { mkdirSync, writeFileSync } from "node:fs"
+
+/**
+ * `npm run bench [-- name ...]`: runs the named benchmarks (all by default) one after another and
+ * writes each result to `bench/results/<name>.json`, plus `bench/results/summary.json`.
+ */
+const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
+  "http-core": () => import("./http-core.ts")
+}
+
+const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))
+const names = selected.length > 0 ? selected : Object.keys(benchmarks)
+mkdirSync("bench/results", { recursive: true })
+const summary: Record<string, unknown> = {}
+for (const name of names) {
+  const load = benchmarks[name]
+  if (!load) {
+    console.error(`unknown benchmark ${name}; known: ${Object.keys(benchmarks).join(", ")}`)
+    process.exit(2)
+  }
+  console.log(`▶ ${name}`)
+  const startedAt = new Date().toISOString()
+  const result = await (await load()).run()
+  const record = { name, startedAt, node: process.version, result }
+  writeFileSync(`bench/results/${name}.json`, JSON.stringify(record, null, 2))
+  summary[name] = result
+  console.log(JSON.stringify(result, null, 2))
+}
+writeFileSync("bench/results/summary.json", JSON.stringify({ at: new Date().toISOString(), summary }, null, 2))
