@@ -1,0 +1,32 @@
+import { Schema } from "effect"
+
+/**
+ * Who is calling, as the Auth service resolved the bearer. Unknown and malformed bearers resolve
+ * to `Anonymous`, so callers cannot tell them apart from a missing one.
+ */
+export const Anonymous = Schema.TaggedStruct("Anonymous", {})
+
+export const ApiKeyPrincipal = Schema.TaggedStruct("ApiKey", {
+  keyId: Schema.String,
+  status: Schema.Literal("active", "inactive", "billing_issue"),
+  plan: Schema.String
+})
+
+export const OAuthUser = Schema.TaggedStruct("OAuthUser", {
+  userId: Schema.String,
+  clientId: Schema.String,
+  tier: Schema.Literal("free", "paid"),
+  scopes: Schema.Array(Schema.String)
+})
+
+export const ServicePrincipal = Schema.TaggedStruct("Service", {
+  subject: Schema.String,
+  entitlements: Schema.Array(Schema.String)
+})
+
+export const Principal = Schema.Union(Anonymous, ApiKeyPrincipal, OAuthUser, ServicePrincipal)
+export type Principal = typeof Principal.Type
+
+export const anonymous: Principal = { _tag: "Anonymous" }
+
+export const isAuthenticated = (principal: Principal): boolean => principal._tag !== "Anonymous"
