@@ -1,7 +1,7 @@
 import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import * as RegulatoryStatus from "../src/services/RegulatoryStatus.ts"
-import { startServer, type RunningServer } from "./support/TestServer.ts"
+import { type RunningServer, startServer } from "./support/TestServer.ts"
 
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))
 const status = RegulatoryStatus.make
