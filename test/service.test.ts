@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { json, startFakeUpstream } from "./support/FakeUpstream.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
 
 describe("service endpoints", () => {
