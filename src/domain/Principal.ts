@@ -12,10 +12,14 @@ export const ApiKeyPrincipal = Schema.TaggedStruct("ApiKey", {
   plan: Schema.String
 })
 
+/** The plan of a signed-in OAuth user: free users see enterprise tools but pay per use; paid users are plan-metered. */
+export const Tier = Schema.Literal("free", "paid")
+export type Tier = typeof Tier.Type
+
 export const OAuthUser = Schema.TaggedStruct("OAuthUser", {
   userId: Schema.String,
   clientId: Schema.String,
-  tier: Schema.Literal("free", "paid"),
+  tier: Tier,
   scopes: Schema.Array(Schema.String)
 })
 

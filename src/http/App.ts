@@ -17,14 +17,16 @@ const docsRoute = RouteCatalog.rawRoute({
   cachePolicy: "data"
 })
 
-/** Every route the app answers, HttpApi endpoints and raw routes alike. */
+/** Every route both deployments answer, HttpApi endpoints and raw routes alike. */
 export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
   ...RouteCatalog.fromHttpApi(Api),
   docsRoute,
   ...removedRoutes
 ]
 
-export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
+/** The route catalog of a deployment: the shared routes plus the ones only it serves. */
+export const routeCatalogLayer = (deploymentRoutes: ReadonlyArray<RouteCatalog.RouteDescriptor>) =>
+  Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make([...routes, ...deploymentRoutes], EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
   Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive])

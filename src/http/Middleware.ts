@@ -3,6 +3,7 @@ import { HttpLayerRouter, HttpServerRequest, type HttpServerResponse } from "@ef
 import { Effect } from "effect"
 import { ServiceVersion } from "../domain/Service.ts"
 import { AccessLog } from "../services/AccessLog.ts"
+import { AccessPolicy } from "../services/AccessPolicy.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 import { DataGeneration } from "../services/DataGeneration.ts"
 import { RateLimiter } from "../services/RateLimiter.ts"
@@ -15,10 +16,12 @@ import { RouteCatalog } from "./RouteCatalog.ts"
 
 /**
  * The cross-cutting behaviour of every response, errors included, as one global middleware whose
- * stages run in a fixed order: request id → rate limit → response cache → route (in a request
- * scope; handlers log with the request id) → problem documents → headers and validators →
- * conditional GET → access log. Written with plain combinators: this runs on every request, and a
- * cache hit touches only the first and last stages.
+ * stages run in a fixed order: request id → access policy → rate limit → response cache → route
+ * (in a request scope; handlers log with the request id) → problem documents → headers and
+ * validators → conditional GET → access log. Written with plain combinators: this runs on every
+ * request, and a cache hit touches only the first and last stages. The access policy runs before
+ * the cache, so a denied request never sees a cached body; the cache itself never keys a request
+ * that carries credentials.
  */
 export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerError.RouteNotFound }>()(
   Effect.gen(function*() {
@@ -26,6 +29,7 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
     const catalog = yield* RouteCatalog
     const limiter = yield* RateLimiter
     const accessLog = yield* AccessLog
+    const policy = yield* AccessPolicy
     const cache = ResponseCache.make(yield* DataGeneration)
     const baseUrl = config.publicBaseUrl
     return (app): Effect.Effect<
@@ -67,7 +71,12 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
             return withHeaders(finishError(problem, info, baseUrl), info)
           }
         })
-        return Effect.map(limited, (validated) => {
+        const gate = policy.check(path, request.headers["authorization"])
+        const admitted = gate === undefined ? limited : Effect.flatMap(gate, (denied) =>
+          denied === undefined
+            ? limited
+            : Effect.succeed(withHeaders(finishError(denied.error, info, baseUrl, denied.headers), info)))
+        return Effect.map(admitted, (validated) => {
           const response = conditional(validated, info)
           accessLog.record({
             requestId: id,

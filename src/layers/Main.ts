@@ -1,6 +1,8 @@
 import { HttpServer } from "@effect/platform"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { AppConfig } from "../services/AppConfig.ts"
 import * as RuntimeInfo from "../services/RuntimeInfo.ts"
+import { EnclaveApp } from "./Enclave.ts"
 import * as Logging from "./Logging.ts"
 import { PublicApp } from "./Public.ts"
 
@@ -16,5 +18,15 @@ export const forRuntime = <E, R>(app: Layer.Layer<never, E, R>, runtime: string)
     Layer.provide(HttpServer.layerContext)
   )
 
-/** The public deployment for a runtime adapter. */
-export const appLayer = (runtime: string) => forRuntime(PublicApp, runtime)
+type AppOf<L> = L extends Layer.Layer<never, infer E, infer R> ? { readonly error: E; readonly requires: R } : never
+type Deployments = AppOf<typeof PublicApp> | AppOf<typeof EnclaveApp>
+
+/** The deployment `DEPLOYMENT` names: the only place the two are told apart. */
+export const DeploymentApp: Layer.Layer<never, Deployments["error"], Deployments["requires"] | AppConfig> = Layer
+  .unwrapEffect(
+    Effect.map(AppConfig, (config): Layer.Layer<never, Deployments["error"], Deployments["requires"]> =>
+      config.deployment === "enclave" ? EnclaveApp : PublicApp)
+  )
+
+/** The configured deployment for a runtime adapter. */
+export const appLayer = (runtime: string) => forRuntime(DeploymentApp, runtime)

@@ -23,15 +23,41 @@ export interface AppConfigShape {
   readonly logLevel: string
   readonly rateLimitPerMinute: number
   readonly trustProxy: boolean
+  /** Enclave deployment: how service JWTs are verified (see `services/ServiceJwt.ts`). */
+  readonly serviceJwt: ServiceJwtConfig
 }
+
+export interface ServiceJwtConfig {
+  readonly issuer: Option.Option<string>
+  /** Defaults to PUBLIC_BASE_URL. */
+  readonly audience: string
+  readonly jwksUrl: Option.Option<string>
+  /** A JWKS document (JSON) or one PEM public key. */
+  readonly publicKeys: Option.Option<string>
+  readonly algorithms: ReadonlyArray<string>
+}
+
+/** Asymmetric JWS algorithms only: `none` and HMAC (which a public key could be abused for) never verify. */
+export const ServiceJwtAlgorithms = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519"
+] as const
 
 export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppConfigShape>() {}
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
-const url = (name: string, fallback: string) =>
-  Config.string(name).pipe(
-    Config.withDefault(fallback),
+const absoluteUrl = (name: string, config: Config.Config<string>) =>
+  config.pipe(
     Config.map(trimSlash),
     Config.validate({
       message: `${name} must be an absolute http(s) URL`,
@@ -39,12 +65,29 @@ const url = (name: string, fallback: string) =>
     })
   )
 
+const url = (name: string, fallback: string) => absoluteUrl(name, Config.string(name).pipe(Config.withDefault(fallback)))
+
 export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
   const port = yield* Config.port("PORT").pipe(Config.withDefault(8787))
   const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
   const deployment = yield* Config.literal("public", "enclave")("DEPLOYMENT").pipe(Config.withDefault("public"))
   const urlHost = host.includes(":") ? `[${host}]` : host
   const publicBaseUrl = yield* url("PUBLIC_BASE_URL", `http://${urlHost}:${port}`)
+  const serviceJwt: ServiceJwtConfig = {
+    issuer: yield* Config.option(Config.string("SERVICE_JWT_ISSUER")),
+    audience: yield* Config.string("SERVICE_JWT_AUDIENCE").pipe(Config.withDefault(publicBaseUrl)),
+    jwksUrl: yield* Config.option(absoluteUrl("SERVICE_JWT_JWKS_URL", Config.string("SERVICE_JWT_JWKS_URL"))),
+    publicKeys: yield* Config.option(Config.string("SERVICE_JWT_PUBLIC_KEYS")),
+    algorithms: yield* Config.string("SERVICE_JWT_ALGORITHMS").pipe(
+      Config.withDefault("RS256,PS256,ES256,EdDSA"),
+      Config.map((list) => list.split(",").map((name) => name.trim()).filter((name) => name !== "")),
+      Config.validate({
+        message: `SERVICE_JWT_ALGORITHMS must list only ${ServiceJwtAlgorithms.join(", ")}`,
+        validation: (names) =>
+          names.length > 0 && names.every((name) => (ServiceJwtAlgorithms as ReadonlyArray<string>).includes(name))
+      })
+    )
+  }
   return {
     port,
     host,
@@ -72,7 +115,8 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     trustProxy: yield* Config.string("TRUST_PROXY").pipe(
       Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
       Config.withDefault(false)
-    )
+    ),
+    serviceJwt
   }
 })
 

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { anonymous, type Principal } from "../domain/Principal.ts"
 
 /**
@@ -24,3 +24,34 @@ export const layerFixed = (table: Readonly<Record<string, Principal>>): Layer.La
       return Effect.succeed(bearer !== undefined && Object.hasOwn(table, bearer) ? table[bearer]! : anonymous)
     }
   })
+
+/**
+ * One kind of bearer credential. `accepts` is a cheap shape check (a prefix, a JWS layout) so a
+ * bearer reaches only the resolvers that could know it; `resolve` looks it up. Resolvers handle
+ * their own failures: a store or key-set outage resolves to `None`, never to an error.
+ */
+export interface BearerResolver {
+  readonly accepts: (bearer: string) => boolean
+  readonly resolve: (bearer: string) => Effect.Effect<Option.Option<Principal>>
+}
+
+/**
+ * Auth as a chain of resolvers (API key → OAuth token on the public deployment, service JWT on the
+ * enclave), tried in order; a bearer no resolver recognizes is anonymous, exactly like a missing
+ * or malformed one.
+ */
+export const fromResolvers = (resolvers: ReadonlyArray<BearerResolver>): AuthShape => ({
+  authenticate: (authorization) => {
+    const bearer = bearerOf(authorization)
+    if (bearer === undefined) return Effect.succeed(anonymous)
+    const candidates = resolvers.filter((resolver) => resolver.accepts(bearer))
+    const attempt = (index: number): Effect.Effect<Principal> =>
+      index >= candidates.length
+        ? Effect.succeed(anonymous)
+        : Effect.flatMap(
+          candidates[index]!.resolve(bearer),
+          Option.match({ onNone: () => attempt(index + 1), onSome: Effect.succeed })
+        )
+    return attempt(0)
+  }
+})

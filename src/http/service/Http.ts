@@ -2,6 +2,7 @@ import { HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { NotFound } from "../../domain/Problem.ts"
 import { ServiceName, ServiceVersion, supportedParts } from "../../domain/Service.ts"
+import { AccessPolicy } from "../../services/AccessPolicy.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { EcfrReachability } from "../../services/EcfrReachability.ts"
 import { RuntimeInfo } from "../../services/RuntimeInfo.ts"
@@ -26,6 +27,7 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
     const catalog = yield* RouteCatalog
     const runtime = yield* RuntimeInfo
     const ecfr = yield* EcfrReachability
+    const access = yield* AccessPolicy
     const base = config.publicBaseUrl
     const withServer = (spec: OpenApi.OpenAPISpec) => ({ ...spec, servers: [{ url: base }] })
     const publicDocument = prebuiltJson(withServer(OpenApi.fromApi(PublicApi)))
@@ -37,7 +39,8 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
       docs: `${base}${DocsPath}`,
       health: `${base}/health`,
       endpoints: catalog.directory(),
-      supportedParts: supportedParts.map((p) => ({ ...p, url: `${base}/api/ecfr/${p.part}` }))
+      supportedParts: supportedParts.map((p) => ({ ...p, url: `${base}/api/ecfr/${p.part}` })),
+      ...access.indexFields
     })
 
     return handlers

@@ -1,0 +1,183 @@
+import { HttpIncomingMessage, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Layer, Option, Schema } from "effect"
+import { AuthorizationServerMetadata, OAuthPaths } from "../../domain/OAuth.ts"
+import { OAuthServer } from "../../services/OAuthServer.ts"
+import type { OAuthFailure } from "../../services/oauth/OAuthFailure.ts"
+import { weakEtag } from "../middleware/Caching.ts"
+import { rawRoute, type RouteDescriptor } from "../RouteCatalog.ts"
+import { consentPage, errorPage } from "./ConsentPage.ts"
+
+/**
+ * The OAuth 2.1 authorization server, served by this program under `/oauth/*` plus the RFC 8414
+ * metadata document. These are raw routes: OAuth clients expect RFC 6749 error bodies and form
+ * posts, not the REST surface's problem documents.
+ */
+export const oauthRoutes: ReadonlyArray<RouteDescriptor> = [
+  rawRoute({
+    method: "GET",
+    path: OAuthPaths.metadata,
+    group: "mcp",
+    summary: "OAuth 2.1 authorization server metadata (RFC 8414)",
+    cachePolicy: "data"
+  }),
+  rawRoute({ method: "POST", path: OAuthPaths.register, group: "mcp", summary: "OAuth dynamic client registration (RFC 7591)" }),
+  rawRoute({ method: "GET", path: OAuthPaths.authorize, group: undefined, summary: "OAuth sign-in and consent page" }),
+  rawRoute({ method: "POST", path: OAuthPaths.authorize, group: undefined, summary: "OAuth sign-in and consent decision" }),
+  rawRoute({ method: "POST", path: OAuthPaths.token, group: undefined, summary: "OAuth token endpoint" }),
+  rawRoute({ method: "POST", path: OAuthPaths.revoke, group: undefined, summary: "OAuth token revocation (RFC 7009)" }),
+  ...[OAuthPaths.metadata, OAuthPaths.register, OAuthPaths.token, OAuthPaths.revoke].map((path) =>
+    rawRoute({ method: "OPTIONS", path, group: undefined, summary: "CORS preflight" })
+  )
+]
+
+const maxBodyBytes = 16 * 1024
+
+/** OAuth endpoints carry no cookies, so browser-based clients may call them from any origin. */
+const cors = { "access-control-allow-origin": "*" }
+
+const noStore = { "cache-control": "no-store", pragma: "no-cache" }
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(body, { status, headers: { ...noStore, ...cors, ...headers } })
+
+const oauthError = (failure: OAuthFailure) =>
+  json(
+    { error: failure.error, error_description: failure.description },
+    failure.status,
+    failure.status === 401 ? { "www-authenticate": "Basic realm=\"oauth\"" } : {}
+  )
+
+const html = (body: string, status = 200) =>
+  HttpServerResponse.text(body, {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: {
+      ...noStore,
+      "x-frame-options": "DENY",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      "referrer-policy": "no-referrer"
+    }
+  })
+
+const redirect = (location: string, status: 302 | 303) =>
+  HttpServerResponse.empty({ status, headers: { location, ...noStore, "referrer-policy": "no-referrer" } })
+
+const tooLarge = json({ error: "invalid_request", error_description: `the body is larger than ${maxBodyBytes} bytes` }, 413)
+
+/** The request body as text, refused past 16 KiB whatever the runtime's own limits. */
+const boundedBody = <A>(
+  request: HttpServerRequest.HttpServerRequest,
+  use: (text: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, A>
+) => {
+  if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return Effect.succeed(tooLarge)
+  return request.text.pipe(
+    HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+    Effect.matchEffect({
+      onFailure: () => Effect.succeed(tooLarge),
+      onSuccess: (text) => text.length > maxBodyBytes ? Effect.succeed(tooLarge) : use(text)
+    })
+  )
+}
+
+const isForm = (request: HttpServerRequest.HttpServerRequest) =>
+  request.headers["content-type"]?.toLowerCase().startsWith("application/x-www-form-urlencoded") === true
+
+const formRequired = json({ error: "invalid_request", error_description: "the body must be application/x-www-form-urlencoded" }, 400)
+
+const queryOf = (url: string) => new URLSearchParams(url.includes("?") ? url.slice(url.indexOf("?") + 1) : "")
+
+const preflight = (methods: string) =>
+  Effect.succeed(HttpServerResponse.empty({
+    status: 204,
+    headers: {
+      ...cors,
+      "access-control-allow-methods": methods,
+      "access-control-allow-headers": "authorization, content-type, mcp-protocol-version",
+      "access-control-max-age": "86400"
+    }
+  }))
+
+export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
+  const server = yield* OAuthServer
+  const metadataBody = new TextEncoder().encode(JSON.stringify(Schema.encodeSync(AuthorizationServerMetadata)(server.metadata)))
+  const metadataEtag = weakEtag(metadataBody)
+  const authorizeAction = server.metadata.authorization_endpoint
+
+  const metadata = Effect.sync(() =>
+    HttpServerResponse.uint8Array(metadataBody, { contentType: "application/json", headers: { etag: metadataEtag, ...cors } })
+  )
+
+  const register = (request: HttpServerRequest.HttpServerRequest) =>
+    boundedBody(request, (text) => {
+      let body: unknown
+      try {
+        body = JSON.parse(text)
+      } catch {
+        return Effect.succeed(json({ error: "invalid_client_metadata", error_description: "the body is not JSON" }, 400))
+      }
+      return server.register(body).pipe(
+        Effect.match({ onFailure: oauthError, onSuccess: (client) => json(client, 201) })
+      )
+    })
+
+  const authorizePage = (request: HttpServerRequest.HttpServerRequest) =>
+    server.beginAuthorization(queryOf(request.url)).pipe(
+      Effect.match({
+        onFailure: (refusal) =>
+          refusal._tag === "Redirect" ? redirect(refusal.location, 302) : html(errorPage(refusal.description), 400),
+        onSuccess: (consent) => html(consentPage(consent, authorizeAction))
+      })
+    )
+
+  const authorizeDecision = (request: HttpServerRequest.HttpServerRequest) =>
+    isForm(request)
+      ? boundedBody(request, (text) => {
+        const form = new URLSearchParams(text)
+        return server.completeAuthorization({
+          handle: form.get("handle") ?? "",
+          email: form.get("email") ?? "",
+          password: form.get("password") ?? "",
+          approve: form.get("decision") === "allow"
+        }).pipe(Effect.map((outcome) => {
+          switch (outcome._tag) {
+            case "Redirect":
+              return redirect(outcome.location, 303)
+            case "Retry":
+              return html(consentPage(outcome.consent, authorizeAction, outcome.message))
+            case "Expired":
+              return html(errorPage("This sign-in request has expired or was already answered."), 400)
+          }
+        }))
+      })
+      : Effect.succeed(html(errorPage("The sign-in form was not submitted as a form."), 400))
+
+  const token = (request: HttpServerRequest.HttpServerRequest) =>
+    isForm(request)
+      ? boundedBody(request, (text) =>
+        server.token(new URLSearchParams(text), {
+          authorization: request.headers["authorization"],
+          userAgent: request.headers["user-agent"]
+        }).pipe(Effect.match({ onFailure: oauthError, onSuccess: (tokens) => json(tokens) })))
+      : Effect.succeed(formRequired)
+
+  const revoke = (request: HttpServerRequest.HttpServerRequest) =>
+    isForm(request)
+      ? boundedBody(request, (text) =>
+        server.revoke(new URLSearchParams(text), request.headers["authorization"]).pipe(
+          Effect.match({ onFailure: oauthError, onSuccess: () => json({}) })
+        ))
+      : Effect.succeed(formRequired)
+
+  return HttpLayerRouter.addAll([
+    HttpLayerRouter.route("GET", OAuthPaths.metadata, metadata),
+    HttpLayerRouter.route("OPTIONS", OAuthPaths.metadata, preflight("GET, OPTIONS")),
+    HttpLayerRouter.route("POST", OAuthPaths.register, register),
+    HttpLayerRouter.route("GET", OAuthPaths.authorize, authorizePage),
+    HttpLayerRouter.route("POST", OAuthPaths.authorize, authorizeDecision),
+    HttpLayerRouter.route("POST", OAuthPaths.token, token),
+    HttpLayerRouter.route("POST", OAuthPaths.revoke, revoke),
+    ...[OAuthPaths.register, OAuthPaths.token, OAuthPaths.revoke].map((path) =>
+      HttpLayerRouter.route("OPTIONS", path, preflight("POST, OPTIONS"))
+    )
+  ])
+}))

@@ -1,0 +1,102 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { NotEntitled, Unauthenticated } from "../domain/Access.ts"
+import type { Principal } from "../domain/Principal.ts"
+import { AppConfig } from "./AppConfig.ts"
+import { Auth } from "./Auth.ts"
+import { EntitlementsClaim } from "./ServiceJwt.ts"
+
+export interface AccessDenied {
+  readonly error: Unauthenticated | NotEntitled
+  readonly headers: Record<string, string>
+}
+
+/**
+ * Who may reach a path at all, decided before rate limits, caches and routes. Deployments differ
+ * only in the layer: the public deployment is open (per-endpoint rules such as the 402 of `/pdf/*`
+ * and the 401 of `/mcp` live with those endpoints), the enclave demands a service JWT.
+ */
+export interface AccessPolicyShape {
+  /**
+   * `undefined` for a path this policy does not guard, decided without running anything, so open
+   * paths and cache hits pay nothing; otherwise an effect that yields a denial or `undefined`.
+   */
+  readonly check: (path: string, authorization: string | undefined) => Effect.Effect<AccessDenied | undefined> | undefined
+  /** Fields the service index adds to describe access (`host`, `auth`). */
+  readonly indexFields: { readonly host?: string; readonly auth?: string }
+}
+
+export class AccessPolicy extends Context.Tag("app/AccessPolicy")<AccessPolicy, AccessPolicyShape>() {}
+
+/** The public deployment: no path is guarded here. */
+export const layerOpen: Layer.Layer<AccessPolicy> = Layer.succeed(AccessPolicy, {
+  check: () => undefined,
+  indexFields: {}
+})
+
+interface Rule {
+  readonly matches: (path: string) => boolean
+  /** The entitlement a service must hold beyond a valid token. */
+  readonly entitlement?: string
+}
+
+const under = (prefix: string) => (path: string) =>
+  path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}.`)
+
+const enclaveRules: ReadonlyArray<Rule> = [
+  { matches: under("/mcp"), entitlement: "mcp" },
+  { matches: under("/pdf"), entitlement: "pdf" },
+  { matches: under("/api") },
+  { matches: under("/skills") }
+]
+
+const describeEnclave = (issuer: string, audience: string) =>
+  "Service JWT required: send `Authorization: Bearer <SERVICE_JWT>` on /mcp, /api/*, /skills* and /pdf/*. " +
+  `Tokens are signed by ${issuer} for the audience ${audience}, carry sub and exp, and list entitlements in the ` +
+  `\`${EntitlementsClaim}\` claim: \`mcp\` for /mcp, \`pdf\` for /pdf/*.`
+
+/**
+ * The enclave deployment: every guarded path needs a verified service principal (401 otherwise),
+ * and `/mcp` and `/pdf/*` the matching entitlement (403 otherwise).
+ */
+export const layerServiceJwt: Layer.Layer<AccessPolicy, never, Auth | AppConfig> = Layer.effect(
+  AccessPolicy,
+  Effect.gen(function*() {
+    const auth = yield* Auth
+    const config = yield* AppConfig
+    const host = new URL(config.publicBaseUrl).host
+    const realm = `Bearer realm="${host}"`
+    const decide = (rule: Rule, presented: boolean) => (principal: Principal): AccessDenied | undefined => {
+      if (principal._tag !== "Service") {
+        return {
+          error: new Unauthenticated({
+            detail: presented
+              ? "The bearer token is not a valid service JWT for this deployment."
+              : "Send a service JWT: Authorization: Bearer <SERVICE_JWT>."
+          }),
+          headers: { "www-authenticate": presented ? `${realm}, error="invalid_token"` : realm }
+        }
+      }
+      if (rule.entitlement !== undefined && !principal.entitlements.includes(rule.entitlement)) {
+        return {
+          error: new NotEntitled({
+            detail: `This path needs the \`${rule.entitlement}\` entitlement in the ${EntitlementsClaim} claim.`,
+            entitlement: rule.entitlement
+          }),
+          headers: { "www-authenticate": `${realm}, error="insufficient_scope"` }
+        }
+      }
+      return undefined
+    }
+    return {
+      check: (path, authorization) => {
+        const rule = enclaveRules.find((candidate) => candidate.matches(path))
+        if (rule === undefined) return undefined
+        return Effect.map(auth.authenticate(authorization), decide(rule, authorization !== undefined))
+      },
+      indexFields: {
+        host,
+        auth: describeEnclave(Option.getOrElse(config.serviceJwt.issuer, () => "the configured issuer"), config.serviceJwt.audience)
+      }
+    }
+  })
+)

@@ -1,0 +1,372 @@
+import { Context, Effect, Either, Layer, Option } from "effect"
+import { join } from "node:path"
+import { type ClientSource, type Grant, type OAuthClient, OAuthDocument } from "../domain/Accounts.ts"
+import {
+  type AuthorizationServerMetadata,
+  type ClientRegistrationResponse,
+  McpScope,
+  OAuthPaths,
+  type TokenResponse
+} from "../domain/OAuth.ts"
+import type { Principal } from "../domain/Principal.ts"
+import { make as makeStore, type StoreError } from "./accounts/DocumentStore.ts"
+import { parseSecret, pkceMatches, randomId, secretMatches, sha256 } from "./accounts/Secrets.ts"
+import { AppConfig } from "./AppConfig.ts"
+import type { BearerResolver } from "./Auth.ts"
+import { type AuthorizationRefusal, redirectWith, validateAuthorizationRequest } from "./oauth/AuthorizationRequest.ts"
+import { authenticateClient } from "./oauth/ClientAuthentication.ts"
+import { emptyDocument, issueTokens, Prefix, prune, revokeGrants } from "./oauth/Grants.ts"
+import { type OAuthFailure, oauthFailure } from "./oauth/OAuthFailure.ts"
+import { makeSignIns, type SignInOutcome } from "./oauth/SignIns.ts"
+import { validateRegistration } from "./oauth/Registration.ts"
+import { UserDirectory } from "./UserDirectory.ts"
+
+/** What the consent page shows: who asks, for what, and where the browser goes next. */
+export interface ConsentRequest {
+  readonly handle: string
+  readonly clientName: string
+  readonly clientUri: string | undefined
+  readonly redirectOrigin: string
+  readonly scopes: ReadonlyArray<string>
+  readonly resource: string
+}
+
+export interface ClientSummary {
+  readonly client: OAuthClient
+  readonly grants: ReadonlyArray<Grant>
+}
+
+export interface OAuthServerShape {
+  readonly metadata: AuthorizationServerMetadata
+  readonly register: (body: unknown) => Effect.Effect<ClientRegistrationResponse, OAuthFailure>
+  readonly beginAuthorization: (query: URLSearchParams) => Effect.Effect<ConsentRequest, AuthorizationRefusal>
+  readonly completeAuthorization: (
+    form: { readonly handle: string; readonly email: string; readonly password: string; readonly approve: boolean }
+  ) => Effect.Effect<SignInOutcome<ConsentRequest>>
+  readonly token: (
+    form: URLSearchParams,
+    request: { readonly authorization: string | undefined; readonly userAgent: string | undefined }
+  ) => Effect.Effect<TokenResponse, OAuthFailure>
+  readonly revoke: (form: URLSearchParams, authorization: string | undefined) => Effect.Effect<void, OAuthFailure>
+  /** The principal of a `svc_oauth_` access token, or `None` for anything not live and bound to our resource. */
+  readonly resolveAccessToken: (bearer: string) => Effect.Effect<Option.Option<Principal>>
+  readonly listClients: Effect.Effect<ReadonlyArray<ClientSummary>>
+  /** Revokes a client and every connection it holds; false when no such client exists. */
+  readonly revokeClient: (clientId: string) => Effect.Effect<boolean, StoreError>
+}
+
+export class OAuthServer extends Context.Tag("app/OAuthServer")<OAuthServer, OAuthServerShape>() {}
+
+const maxClients = 10_000
+const unusedClientMillis = 24 * 60 * 60 * 1000
+
+const storeFailure = (error: StoreError) => {
+  void error
+  return oauthFailure("temporarily_unavailable", "the account store is unavailable; retry shortly", 503)
+}
+
+export const make = Effect.gen(function*() {
+  const config = yield* AppConfig
+  const users = yield* UserDirectory
+  const store = yield* makeStore({
+    path: join(config.dataDir, "accounts", "oauth.json"),
+    schema: OAuthDocument,
+    empty: emptyDocument
+  })
+  const issuer = config.authUrl
+  const resource = `${config.publicBaseUrl}/mcp`
+  const signIns = makeSignIns(users)
+  const metadata: AuthorizationServerMetadata = {
+    issuer,
+    authorization_endpoint: `${issuer}${OAuthPaths.authorize}`,
+    token_endpoint: `${issuer}${OAuthPaths.token}`,
+    registration_endpoint: `${issuer}${OAuthPaths.register}`,
+    revocation_endpoint: `${issuer}${OAuthPaths.revoke}`,
+    scopes_supported: [McpScope],
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+    revocation_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${config.publicBaseUrl}/docs`
+  }
+
+  const clientFinder = (document: OAuthDocument) => (clientId: string) =>
+    Object.hasOwn(document.clients, clientId) ? document.clients[clientId] : undefined
+
+  const consentFor = (client: OAuthClient, handle: string, request: { redirectUri: string; scopes: ReadonlyArray<string> }) => ({
+    handle,
+    clientName: client.metadata.client_name ?? "An unnamed application",
+    clientUri: client.metadata.client_uri,
+    redirectOrigin: new URL(request.redirectUri).origin,
+    scopes: request.scopes,
+    resource
+  })
+
+  const register: OAuthServerShape["register"] = (body) =>
+    Effect.gen(function*() {
+      const metadata = yield* validateRegistration(body)
+      const clientId = `svc_client_${randomId(16)}`
+      const secret = metadata.token_endpoint_auth_method === "none" ? undefined : randomId(32)
+      const now = Date.now()
+      const client: OAuthClient = {
+        clientId,
+        issuedAt: now,
+        metadata,
+        ...(secret === undefined ? {} : { secretHash: sha256(secret) })
+      }
+      yield* store.update((document) => {
+        let clients = document.clients
+        if (Object.keys(clients).length >= maxClients) {
+          // make room by forgetting registrations that never led to a connection
+          const used = new Set(Object.values(document.grants).map((grant) => grant.clientId))
+          clients = Object.fromEntries(Object.entries(clients).filter(([id, candidate]) =>
+            used.has(id) || now - candidate.issuedAt < unusedClientMillis
+          ))
+        }
+        if (Object.keys(clients).length >= maxClients) return [false, document] as const
+        return [true, prune({ ...document, clients: { ...clients, [clientId]: client } }, now)] as const
+      }).pipe(
+        Effect.mapError(storeFailure),
+        Effect.filterOrFail((stored) => stored, () =>
+          oauthFailure("temporarily_unavailable", "registration is full; retry later", 503))
+      )
+      return {
+        client_id: clientId,
+        client_id_issued_at: Math.floor(now / 1000),
+        ...(secret === undefined ? {} : { client_secret: secret, client_secret_expires_at: 0 }),
+        ...metadata
+      }
+    })
+
+  const beginAuthorization: OAuthServerShape["beginAuthorization"] = (query) =>
+    Effect.gen(function*() {
+      const document = yield* store.current
+      const findClient = clientFinder(document)
+      const request = yield* validateAuthorizationRequest(query, { issuer, resource, findClient })
+      const handle = yield* signIns.open(request).pipe(
+        Effect.mapError((): AuthorizationRefusal => ({
+          _tag: "Redirect",
+          location: redirectWith(request.redirectUri, {
+            error: "temporarily_unavailable",
+            error_description: "too many sign-ins in progress; retry shortly",
+            state: request.state,
+            iss: issuer
+          })
+        }))
+      )
+      return consentFor(findClient(request.clientId)!, handle, request)
+    })
+
+  const completeAuthorization: OAuthServerShape["completeAuthorization"] = (form) =>
+    Effect.flatMap(store.current, (document) =>
+      signIns.decide(form, {
+        issuer,
+        consent: (handle, request) => {
+          const client = clientFinder(document)(request.clientId)
+          return client === undefined ? undefined : consentFor(client, handle, request)
+        }
+      }))
+
+  const exchangeCode = (client: OAuthClient, form: URLSearchParams, userAgent: string | undefined) =>
+    Effect.gen(function*() {
+      const presented = parseSecret(Prefix.code, form.get("code") ?? "")
+      const taken = presented === undefined ? undefined : signIns.takeCode(presented.id, presented.secret)
+      if (taken === undefined) return yield* oauthFailure("invalid_grant", "the authorization code is not valid")
+      const { code } = taken
+      if (taken.reused) {
+        // a second use of a code: the first may have been an attacker, so its connection ends too
+        const grantIds = new Set([code.grantId])
+        yield* store.update((document) => [undefined, revokeGrants(document, grantIds, "code reused", Date.now())])
+          .pipe(Effect.mapError(storeFailure))
+        return yield* oauthFailure("invalid_grant", "the authorization code was already used")
+      }
+      const request = code.request
+      if (code.expiresAt <= Date.now() || request.clientId !== client.clientId) {
+        return yield* oauthFailure("invalid_grant", "the authorization code is not valid")
+      }
+      if (form.get("redirect_uri") !== request.redirectUri) {
+        return yield* oauthFailure("invalid_grant", "redirect_uri does not match the authorization request")
+      }
+      const verifier = form.get("code_verifier")
+      if (verifier === null || !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) {
+        return yield* oauthFailure("invalid_grant", "code_verifier is missing or malformed")
+      }
+      if (!pkceMatches(verifier, request.codeChallenge)) {
+        return yield* oauthFailure("invalid_grant", "code_verifier does not match the code_challenge")
+      }
+      yield* checkResource(form, request.resource)
+      const now = Date.now()
+      const source: ClientSource = {
+        applicationType: client.metadata.application_type,
+        redirectUri: request.redirectUri,
+        ...optional("clientName", client.metadata.client_name),
+        ...optional("softwareId", client.metadata.software_id),
+        ...optional("softwareVersion", client.metadata.software_version),
+        ...optional("userAgent", userAgent?.slice(0, 200))
+      }
+      const grant: Grant = {
+        id: code.grantId,
+        clientId: client.clientId,
+        userId: code.userId,
+        scopes: request.scopes,
+        resource: request.resource,
+        source,
+        createdAt: now
+      }
+      const withRefresh = client.metadata.grant_types.includes("refresh_token")
+      return yield* store.update((document) =>
+        issueTokens(prune({ ...document, grants: { ...document.grants, [grant.id]: grant } }, now), grant, withRefresh, now)
+      ).pipe(Effect.mapError(storeFailure))
+    })
+
+  const checkResource = (form: URLSearchParams, bound: string) => {
+    const requested = form.getAll("resource")
+    return requested.length === 0 || (requested.length === 1 && requested[0] === bound)
+      ? Effect.void
+      : Effect.fail(oauthFailure("invalid_target", `this grant is bound to ${bound}`))
+  }
+
+  const refresh = (client: OAuthClient, form: URLSearchParams) =>
+    Effect.gen(function*() {
+      if (!client.metadata.grant_types.includes("refresh_token")) {
+        return yield* oauthFailure("unauthorized_client", "the client did not register the refresh_token grant")
+      }
+      const presented = parseSecret(Prefix.refresh, form.get("refresh_token") ?? "")
+      const invalid = oauthFailure("invalid_grant", "the refresh token is not valid")
+      if (presented === undefined) return yield* invalid
+      const requestedScopes = (form.get("scope") ?? "").split(" ").filter((scope) => scope !== "")
+      type Outcome = readonly [Either.Either<TokenResponse, OAuthFailure>, OAuthDocument]
+      const outcome = yield* store.update((document): Outcome => {
+        const now = Date.now()
+        const token = Object.hasOwn(document.refreshTokens, presented.id) ? document.refreshTokens[presented.id] : undefined
+        const grant = token === undefined ? undefined : document.grants[token.grantId]
+        if (
+          token === undefined || grant === undefined || !secretMatches(presented.secret, token.secretHash) ||
+          grant.clientId !== client.clientId || grant.revokedAt !== undefined || token.expiresAt <= now
+        ) return [Either.left(invalid), document] as const
+        if (token.rotatedAt !== undefined) {
+          // RFC 9700 §4.14.2: a rotated refresh token came back, so one of its holders is not the client
+          const revoked = revokeGrants(document, new Set([grant.id]), "refresh token reused", now)
+          return [Either.left(oauthFailure("invalid_grant", "the refresh token was already used")), revoked] as const
+        }
+        if (!requestedScopes.every((scope) => grant.scopes.includes(scope))) {
+          return [Either.left(oauthFailure("invalid_scope", "a refresh cannot widen the granted scope")), document] as const
+        }
+        const requestedResources = form.getAll("resource")
+        if (requestedResources.some((value) => value !== grant.resource) || requestedResources.length > 1) {
+          return [Either.left(oauthFailure("invalid_target", `this grant is bound to ${grant.resource}`)), document] as const
+        }
+        const rotated = {
+          ...document,
+          grants: { ...document.grants, [grant.id]: { ...grant, refreshedAt: now } },
+          refreshTokens: { ...document.refreshTokens, [presented.id]: { ...token, rotatedAt: now } }
+        }
+        const [response, next] = issueTokens(prune(rotated, now), grant, true, now)
+        return [Either.right(response), next] as const
+      }).pipe(Effect.mapError(storeFailure))
+      return yield* outcome
+    })
+
+  const token: OAuthServerShape["token"] = (form, request) =>
+    Effect.gen(function*() {
+      const document = yield* store.current
+      const client = yield* authenticateClient(form, request.authorization, clientFinder(document))
+      const grantType = form.get("grant_type")
+      if (grantType === "authorization_code") return yield* exchangeCode(client, form, request.userAgent)
+      if (grantType === "refresh_token") return yield* refresh(client, form)
+      return yield* oauthFailure(
+        grantType === null ? "invalid_request" : "unsupported_grant_type",
+        "grant_type must be authorization_code or refresh_token"
+      )
+    })
+
+  const revoke: OAuthServerShape["revoke"] = (form, authorization) =>
+    Effect.gen(function*() {
+      const document = yield* store.current
+      const client = yield* authenticateClient(form, authorization, clientFinder(document))
+      const value = form.get("token")
+      if (value === null) return yield* oauthFailure("invalid_request", "token is required")
+      const presented = parseSecret(Prefix.access, value) ?? parseSecret(Prefix.refresh, value)
+      if (presented === undefined) return
+      const isRefresh = value.startsWith(Prefix.refresh)
+      // RFC 7009 §2.2: unknown, expired or foreign tokens are not an error; the answer is the same 200
+      yield* store.update((latest) => {
+        const table = isRefresh ? latest.refreshTokens : latest.accessTokens
+        const stored = Object.hasOwn(table, presented.id) ? table[presented.id] : undefined
+        const grant = stored === undefined ? undefined : latest.grants[stored.grantId]
+        if (
+          stored === undefined || grant === undefined || grant.clientId !== client.clientId ||
+          !secretMatches(presented.secret, stored.secretHash)
+        ) return [undefined, latest] as const
+        if (isRefresh) return [undefined, revokeGrants(latest, new Set([grant.id]), "revoked by the client", Date.now())]
+        const { [presented.id]: _revoked, ...accessTokens } = latest.accessTokens
+        return [undefined, { ...latest, accessTokens }] as const
+      }).pipe(Effect.mapError(storeFailure))
+    })
+
+  const resolveAccessToken: OAuthServerShape["resolveAccessToken"] = (bearer) => {
+    const presented = parseSecret(Prefix.access, bearer)
+    if (presented === undefined) return Effect.succeedNone
+    return Effect.flatMap(store.current, (document) => {
+      const stored = Object.hasOwn(document.accessTokens, presented.id) ? document.accessTokens[presented.id] : undefined
+      if (stored === undefined || !secretMatches(presented.secret, stored.secretHash) || stored.expiresAt <= Date.now()) {
+        return Effect.succeedNone
+      }
+      const grant = document.grants[stored.grantId]
+      const client = grant === undefined ? undefined : document.clients[grant.clientId]
+      if (
+        grant === undefined || grant.revokedAt !== undefined || grant.resource !== resource ||
+        client === undefined || client.revokedAt !== undefined
+      ) return Effect.succeedNone
+      return Effect.map(users.find(grant.userId), Option.map((account): Principal => ({
+        _tag: "OAuthUser",
+        userId: account.id,
+        clientId: grant.clientId,
+        tier: account.tier,
+        scopes: grant.scopes
+      })))
+    })
+  }
+
+  const listClients = Effect.map(store.current, (document) =>
+    Object.values(document.clients).map((client) => ({
+      client,
+      grants: Object.values(document.grants).filter((grant) => grant.clientId === client.clientId)
+    })))
+
+  const revokeClient = (clientId: string) =>
+    store.update((document) => {
+      const client = Object.hasOwn(document.clients, clientId) ? document.clients[clientId]! : undefined
+      if (client === undefined) return [false, document] as const
+      const now = Date.now()
+      const grantIds = new Set(Object.values(document.grants).filter((grant) => grant.clientId === clientId).map((grant) => grant.id))
+      const revoked = revokeGrants(document, grantIds, "client revoked by the operator", now)
+      return [true, { ...revoked, clients: { ...revoked.clients, [clientId]: { ...client, revokedAt: client.revokedAt ?? now } } }] as const
+    })
+
+  return {
+    metadata,
+    register,
+    beginAuthorization,
+    completeAuthorization,
+    token,
+    revoke,
+    resolveAccessToken,
+    listClients,
+    revokeClient
+  } satisfies OAuthServerShape
+})
+
+const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  value === undefined ? {} : { [key]: value } as { [P in K]: V }
+
+export const layer: Layer.Layer<OAuthServer, StoreError, AppConfig | UserDirectory> = Layer.scoped(OAuthServer, make)
+
+/** The OAuth part of the public deployment's Auth chain: `svc_oauth_` access tokens. */
+export const bearerResolver = (server: OAuthServerShape): BearerResolver => ({
+  accepts: (bearer) => bearer.startsWith(Prefix.access),
+  resolve: server.resolveAccessToken
+})
