@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { Tier } from "./Principal.ts"
 import { ClientMetadata } from "./OAuth.ts"
+import { Tier } from "./Principal.ts"
 
 /**
  * What the embedded account store keeps. Secrets never appear here: passwords as scrypt hashes,

@@ -10,20 +10,26 @@ import { SharedServices } from "./Public.ts"
 /** Bearers on the enclave: service JWTs only (no API keys, no OAuth). */
 const EnclaveAuth = Layer.effect(
   Auth.Auth,
-  Effect.flatMap(AppConfig, (config) =>
-    Effect.map(ServiceJwt.makeResolver(config.serviceJwt), (resolver) => Auth.fromResolvers([resolver])))
+  Effect.flatMap(
+    AppConfig,
+    (config) => Effect.map(ServiceJwt.makeResolver(config.serviceJwt), (resolver) => Auth.fromResolvers([resolver]))
+  )
 )
 
 /** Every guarded path is authenticated before it is counted, so the anonymous per-IP limit is off. */
-const NoAnonymousLimit = Layer.effect(RateLimiter.RateLimiter, RateLimiter.makeInMemory({ limit: 0, windowSeconds: 60 }))
+const NoAnonymousLimit = Layer.effect(
+  RateLimiter.RateLimiter,
+  RateLimiter.makeInMemory({ limit: 0, windowSeconds: 60 })
+)
 
 /**
  * The enclave deployment: the same routes minus the OAuth authorization server, a service JWT
  * required on /mcp, /api/*, /skills* and /pdf/*, and the index describing host and access.
  */
-export const EnclaveServices = Layer.mergeAll(routeCatalogLayer([]), AccessPolicy.layerServiceJwt, NoAnonymousLimit).pipe(
-  Layer.provideMerge(EnclaveAuth),
-  Layer.provideMerge(SharedServices)
-)
+export const EnclaveServices = Layer.mergeAll(routeCatalogLayer([]), AccessPolicy.layerServiceJwt, NoAnonymousLimit)
+  .pipe(
+    Layer.provideMerge(EnclaveAuth),
+    Layer.provideMerge(SharedServices)
+  )
 
 export const EnclaveApp = AppRoutes.pipe(Layer.provide(EnclaveServices))

@@ -24,8 +24,11 @@ type Deployments = AppOf<typeof PublicApp> | AppOf<typeof EnclaveApp>
 /** The deployment `DEPLOYMENT` names: the only place the two are told apart. */
 export const DeploymentApp: Layer.Layer<never, Deployments["error"], Deployments["requires"] | AppConfig> = Layer
   .unwrapEffect(
-    Effect.map(AppConfig, (config): Layer.Layer<never, Deployments["error"], Deployments["requires"]> =>
-      config.deployment === "enclave" ? EnclaveApp : PublicApp)
+    Effect.map(
+      AppConfig,
+      (config): Layer.Layer<never, Deployments["error"], Deployments["requires"]> =>
+        config.deployment === "enclave" ? EnclaveApp : PublicApp
+    )
   )
 
 /** The configured deployment for a runtime adapter. */

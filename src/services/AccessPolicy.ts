@@ -20,7 +20,10 @@ export interface AccessPolicyShape {
    * `undefined` for a path this policy does not guard, decided without running anything, so open
    * paths and cache hits pay nothing; otherwise an effect that yields a denial or `undefined`.
    */
-  readonly check: (path: string, authorization: string | undefined) => Effect.Effect<AccessDenied | undefined> | undefined
+  readonly check: (
+    path: string,
+    authorization: string | undefined
+  ) => Effect.Effect<AccessDenied | undefined> | undefined
   /** Fields the service index adds to describe access (`host`, `auth`). */
   readonly indexFields: { readonly host?: string; readonly auth?: string }
 }
@@ -95,7 +98,10 @@ export const layerServiceJwt: Layer.Layer<AccessPolicy, never, Auth | AppConfig>
       },
       indexFields: {
         host,
-        auth: describeEnclave(Option.getOrElse(config.serviceJwt.issuer, () => "the configured issuer"), config.serviceJwt.audience)
+        auth: describeEnclave(
+          Option.getOrElse(config.serviceJwt.issuer, () => "the configured issuer"),
+          config.serviceJwt.audience
+        )
       }
     }
   })

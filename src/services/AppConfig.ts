@@ -65,7 +65,8 @@ const absoluteUrl = (name: string, config: Config.Config<string>) =>
     })
   )
 
-const url = (name: string, fallback: string) => absoluteUrl(name, Config.string(name).pipe(Config.withDefault(fallback)))
+const url = (name: string, fallback: string) =>
+  absoluteUrl(name, Config.string(name).pipe(Config.withDefault(fallback)))
 
 export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
   const port = yield* Config.port("PORT").pipe(Config.withDefault(8787))

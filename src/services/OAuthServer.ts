@@ -17,8 +17,8 @@ import { type AuthorizationRefusal, redirectWith, validateAuthorizationRequest }
 import { authenticateClient } from "./oauth/ClientAuthentication.ts"
 import { emptyDocument, issueTokens, Prefix, prune, revokeGrants } from "./oauth/Grants.ts"
 import { type OAuthFailure, oauthFailure } from "./oauth/OAuthFailure.ts"
-import { makeSignIns, type SignInOutcome } from "./oauth/SignIns.ts"
 import { validateRegistration } from "./oauth/Registration.ts"
+import { makeSignIns, type SignInOutcome } from "./oauth/SignIns.ts"
 import { UserDirectory } from "./UserDirectory.ts"
 
 /** What the consent page shows: who asks, for what, and where the browser goes next. */
@@ -96,7 +96,11 @@ export const make = Effect.gen(function*() {
   const clientFinder = (document: OAuthDocument) => (clientId: string) =>
     Object.hasOwn(document.clients, clientId) ? document.clients[clientId] : undefined
 
-  const consentFor = (client: OAuthClient, handle: string, request: { redirectUri: string; scopes: ReadonlyArray<string> }) => ({
+  const consentFor = (
+    client: OAuthClient,
+    handle: string,
+    request: { redirectUri: string; scopes: ReadonlyArray<string> }
+  ) => ({
     handle,
     clientName: client.metadata.client_name ?? "An unnamed application",
     clientUri: client.metadata.client_uri,
@@ -122,9 +126,11 @@ export const make = Effect.gen(function*() {
         if (Object.keys(clients).length >= maxClients) {
           // make room by forgetting registrations that never led to a connection
           const used = new Set(Object.values(document.grants).map((grant) => grant.clientId))
-          clients = Object.fromEntries(Object.entries(clients).filter(([id, candidate]) =>
-            used.has(id) || now - candidate.issuedAt < unusedClientMillis
-          ))
+          clients = Object.fromEntries(
+            Object.entries(clients).filter(([id, candidate]) =>
+              used.has(id) || now - candidate.issuedAt < unusedClientMillis
+            )
+          )
         }
         if (Object.keys(clients).length >= maxClients) return [false, document] as const
         return [true, prune({ ...document, clients: { ...clients, [clientId]: client } }, now)] as const
@@ -218,7 +224,12 @@ export const make = Effect.gen(function*() {
       }
       const withRefresh = client.metadata.grant_types.includes("refresh_token")
       return yield* store.update((document) =>
-        issueTokens(prune({ ...document, grants: { ...document.grants, [grant.id]: grant } }, now), grant, withRefresh, now)
+        issueTokens(
+          prune({ ...document, grants: { ...document.grants, [grant.id]: grant } }, now),
+          grant,
+          withRefresh,
+          now
+        )
       ).pipe(Effect.mapError(storeFailure))
     })
 
@@ -241,7 +252,9 @@ export const make = Effect.gen(function*() {
       type Outcome = readonly [Either.Either<TokenResponse, OAuthFailure>, OAuthDocument]
       const outcome = yield* store.update((document): Outcome => {
         const now = Date.now()
-        const token = Object.hasOwn(document.refreshTokens, presented.id) ? document.refreshTokens[presented.id] : undefined
+        const token = Object.hasOwn(document.refreshTokens, presented.id)
+          ? document.refreshTokens[presented.id]
+          : undefined
         const grant = token === undefined ? undefined : document.grants[token.grantId]
         if (
           token === undefined || grant === undefined || !secretMatches(presented.secret, token.secretHash) ||
@@ -253,11 +266,17 @@ export const make = Effect.gen(function*() {
           return [Either.left(oauthFailure("invalid_grant", "the refresh token was already used")), revoked] as const
         }
         if (!requestedScopes.every((scope) => grant.scopes.includes(scope))) {
-          return [Either.left(oauthFailure("invalid_scope", "a refresh cannot widen the granted scope")), document] as const
+          return [
+            Either.left(oauthFailure("invalid_scope", "a refresh cannot widen the granted scope")),
+            document
+          ] as const
         }
         const requestedResources = form.getAll("resource")
         if (requestedResources.some((value) => value !== grant.resource) || requestedResources.length > 1) {
-          return [Either.left(oauthFailure("invalid_target", `this grant is bound to ${grant.resource}`)), document] as const
+          return [
+            Either.left(oauthFailure("invalid_target", `this grant is bound to ${grant.resource}`)),
+            document
+          ] as const
         }
         const rotated = {
           ...document,
@@ -301,7 +320,9 @@ export const make = Effect.gen(function*() {
           stored === undefined || grant === undefined || grant.clientId !== client.clientId ||
           !secretMatches(presented.secret, stored.secretHash)
         ) return [undefined, latest] as const
-        if (isRefresh) return [undefined, revokeGrants(latest, new Set([grant.id]), "revoked by the client", Date.now())]
+        if (isRefresh) {
+          return [undefined, revokeGrants(latest, new Set([grant.id]), "revoked by the client", Date.now())]
+        }
         const { [presented.id]: _revoked, ...accessTokens } = latest.accessTokens
         return [undefined, { ...latest, accessTokens }] as const
       }).pipe(Effect.mapError(storeFailure))
@@ -311,8 +332,12 @@ export const make = Effect.gen(function*() {
     const presented = parseSecret(Prefix.access, bearer)
     if (presented === undefined) return Effect.succeedNone
     return Effect.flatMap(store.current, (document) => {
-      const stored = Object.hasOwn(document.accessTokens, presented.id) ? document.accessTokens[presented.id] : undefined
-      if (stored === undefined || !secretMatches(presented.secret, stored.secretHash) || stored.expiresAt <= Date.now()) {
+      const stored = Object.hasOwn(document.accessTokens, presented.id)
+        ? document.accessTokens[presented.id]
+        : undefined
+      if (
+        stored === undefined || !secretMatches(presented.secret, stored.secretHash) || stored.expiresAt <= Date.now()
+      ) {
         return Effect.succeedNone
       }
       const grant = document.grants[stored.grantId]
@@ -321,13 +346,16 @@ export const make = Effect.gen(function*() {
         grant === undefined || grant.revokedAt !== undefined || grant.resource !== resource ||
         client === undefined || client.revokedAt !== undefined
       ) return Effect.succeedNone
-      return Effect.map(users.find(grant.userId), Option.map((account): Principal => ({
-        _tag: "OAuthUser",
-        userId: account.id,
-        clientId: grant.clientId,
-        tier: account.tier,
-        scopes: grant.scopes
-      })))
+      return Effect.map(
+        users.find(grant.userId),
+        Option.map((account): Principal => ({
+          _tag: "OAuthUser",
+          userId: account.id,
+          clientId: grant.clientId,
+          tier: account.tier,
+          scopes: grant.scopes
+        }))
+      )
     })
   }
 
@@ -342,9 +370,14 @@ export const make = Effect.gen(function*() {
       const client = Object.hasOwn(document.clients, clientId) ? document.clients[clientId]! : undefined
       if (client === undefined) return [false, document] as const
       const now = Date.now()
-      const grantIds = new Set(Object.values(document.grants).filter((grant) => grant.clientId === clientId).map((grant) => grant.id))
+      const grantIds = new Set(
+        Object.values(document.grants).filter((grant) => grant.clientId === clientId).map((grant) => grant.id)
+      )
       const revoked = revokeGrants(document, grantIds, "client revoked by the operator", now)
-      return [true, { ...revoked, clients: { ...revoked.clients, [clientId]: { ...client, revokedAt: client.revokedAt ?? now } } }] as const
+      return [true, {
+        ...revoked,
+        clients: { ...revoked.clients, [clientId]: { ...client, revokedAt: client.revokedAt ?? now } }
+      }] as const
     })
 
   return {

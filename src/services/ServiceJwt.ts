@@ -5,8 +5,8 @@ import {
   exportJWK,
   importSPKI,
   type JSONWebKeySet,
-  type JWTVerifyGetKey,
-  jwtVerify
+  jwtVerify,
+  type JWTVerifyGetKey
 } from "jose"
 import type { Principal } from "../domain/Principal.ts"
 import type { ServiceJwtConfig } from "./AppConfig.ts"
@@ -64,7 +64,8 @@ const keySetFrom = (config: ServiceJwtConfig): Effect.Effect<JWTVerifyGetKey, Se
   if (text.startsWith("-----BEGIN PUBLIC KEY-----")) {
     // checked once at start-up: a key that imports under no allowed algorithm is a configuration error
     return Effect.tryPromise({
-      try: () => Promise.any(config.algorithms.map((alg) => importSPKI(text, alg, { extractable: true }).then(exportJWK))),
+      try: () =>
+        Promise.any(config.algorithms.map((alg) => importSPKI(text, alg, { extractable: true }).then(exportJWK))),
       catch: () =>
         new ServiceJwtConfigError({ reason: "SERVICE_JWT_PUBLIC_KEYS is not a public key for SERVICE_JWT_ALGORITHMS" })
     }).pipe(Effect.as(pemKey(text, config.algorithms)))

@@ -70,8 +70,11 @@ const embeddedUsers = (store: DocumentStore<UsersDocument>) => {
         }).pipe(Effect.map((ok) => ok && user !== undefined ? Option.some(accountOf(user)) : Option.none()))
       }),
     find: (userId) =>
-      Effect.map(store.current, (document) =>
-        Object.hasOwn(document.users, userId) ? Option.some(accountOf(document.users[userId]!)) : Option.none())
+      Effect.map(
+        store.current,
+        (document) =>
+          Object.hasOwn(document.users, userId) ? Option.some(accountOf(document.users[userId]!)) : Option.none()
+      )
   }
 
   const change = <B>(f: (users: Record<string, User>) => readonly [B, Record<string, User> | undefined]) =>

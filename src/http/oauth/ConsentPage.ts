@@ -42,10 +42,14 @@ ${content}
  */
 export const consentPage = (consent: ConsentRequest, action: string, error?: string): string => {
   const name = escapeHtml(consent.clientName)
-  const site = consent.clientUri === undefined ? "" : ` (its own description names ${escapeHtml(new URL(consent.clientUri).host)})`
+  const site = consent.clientUri === undefined
+    ? ""
+    : ` (its own description names ${escapeHtml(new URL(consent.clientUri).host)})`
   const alert = error === undefined ? "" : `<p class="alert" role="alert" id="sign-in-error">${escapeHtml(error)}</p>\n`
   const describedBy = error === undefined ? "" : ` aria-describedby="sign-in-error"`
-  return page(`Connect ${consent.clientName}`, `<h1>Connect ${name}</h1>
+  return page(
+    `Connect ${consent.clientName}`,
+    `<h1>Connect ${name}</h1>
 <p>An application calling itself <strong>${name}</strong>${site} asks to use the ${escapeHtml(ServiceName)}
 MCP server on your behalf.</p>
 <ul>
@@ -65,7 +69,8 @@ ${alert}<form method="post" action="${escapeHtml(action)}">
 <button class="deny" type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 </div>
 </form>
-<p class="note">Only allow applications you started yourself. You can ask the operator to end this connection at any time.</p>`)
+<p class="note">Only allow applications you started yourself. You can ask the operator to end this connection at any time.</p>`
+  )
 }
 
 /** Shown instead of redirecting when the request cannot be trusted to go back to the application. */

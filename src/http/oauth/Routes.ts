@@ -1,8 +1,9 @@
-import { HttpIncomingMessage, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
+import { HttpIncomingMessage, HttpLayerRouter, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option, Schema } from "effect"
 import { AuthorizationServerMetadata, OAuthPaths } from "../../domain/OAuth.ts"
-import { OAuthServer } from "../../services/OAuthServer.ts"
 import type { OAuthFailure } from "../../services/oauth/OAuthFailure.ts"
+import { OAuthServer } from "../../services/OAuthServer.ts"
 import { weakEtag } from "../middleware/Caching.ts"
 import { rawRoute, type RouteDescriptor } from "../RouteCatalog.ts"
 import { consentPage, errorPage } from "./ConsentPage.ts"
@@ -20,9 +21,19 @@ export const oauthRoutes: ReadonlyArray<RouteDescriptor> = [
     summary: "OAuth 2.1 authorization server metadata (RFC 8414)",
     cachePolicy: "data"
   }),
-  rawRoute({ method: "POST", path: OAuthPaths.register, group: "mcp", summary: "OAuth dynamic client registration (RFC 7591)" }),
+  rawRoute({
+    method: "POST",
+    path: OAuthPaths.register,
+    group: "mcp",
+    summary: "OAuth dynamic client registration (RFC 7591)"
+  }),
   rawRoute({ method: "GET", path: OAuthPaths.authorize, group: undefined, summary: "OAuth sign-in and consent page" }),
-  rawRoute({ method: "POST", path: OAuthPaths.authorize, group: undefined, summary: "OAuth sign-in and consent decision" }),
+  rawRoute({
+    method: "POST",
+    path: OAuthPaths.authorize,
+    group: undefined,
+    summary: "OAuth sign-in and consent decision"
+  }),
   rawRoute({ method: "POST", path: OAuthPaths.token, group: undefined, summary: "OAuth token endpoint" }),
   rawRoute({ method: "POST", path: OAuthPaths.revoke, group: undefined, summary: "OAuth token revocation (RFC 7009)" }),
   ...[OAuthPaths.metadata, OAuthPaths.register, OAuthPaths.token, OAuthPaths.revoke].map((path) =>
@@ -54,7 +65,8 @@ const html = (body: string, status = 200) =>
     headers: {
       ...noStore,
       "x-frame-options": "DENY",
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      "content-security-policy":
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
       "referrer-policy": "no-referrer"
     }
   })
@@ -62,7 +74,10 @@ const html = (body: string, status = 200) =>
 const redirect = (location: string, status: 302 | 303) =>
   HttpServerResponse.empty({ status, headers: { location, ...noStore, "referrer-policy": "no-referrer" } })
 
-const tooLarge = json({ error: "invalid_request", error_description: `the body is larger than ${maxBodyBytes} bytes` }, 413)
+const tooLarge = json(
+  { error: "invalid_request", error_description: `the body is larger than ${maxBodyBytes} bytes` },
+  413
+)
 
 /** The request body as text, refused past 16 KiB whatever the runtime's own limits. */
 const boundedBody = <A>(
@@ -82,7 +97,10 @@ const boundedBody = <A>(
 const isForm = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers["content-type"]?.toLowerCase().startsWith("application/x-www-form-urlencoded") === true
 
-const formRequired = json({ error: "invalid_request", error_description: "the body must be application/x-www-form-urlencoded" }, 400)
+const formRequired = json({
+  error: "invalid_request",
+  error_description: "the body must be application/x-www-form-urlencoded"
+}, 400)
 
 const queryOf = (url: string) => new URLSearchParams(url.includes("?") ? url.slice(url.indexOf("?") + 1) : "")
 
@@ -99,12 +117,17 @@ const preflight = (methods: string) =>
 
 export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const server = yield* OAuthServer
-  const metadataBody = new TextEncoder().encode(JSON.stringify(Schema.encodeSync(AuthorizationServerMetadata)(server.metadata)))
+  const metadataBody = new TextEncoder().encode(
+    JSON.stringify(Schema.encodeSync(AuthorizationServerMetadata)(server.metadata))
+  )
   const metadataEtag = weakEtag(metadataBody)
   const authorizeAction = server.metadata.authorization_endpoint
 
   const metadata = Effect.sync(() =>
-    HttpServerResponse.uint8Array(metadataBody, { contentType: "application/json", headers: { etag: metadataEtag, ...cors } })
+    HttpServerResponse.uint8Array(metadataBody, {
+      contentType: "application/json",
+      headers: { etag: metadataEtag, ...cors }
+    })
   )
 
   const register = (request: HttpServerRequest.HttpServerRequest) =>
@@ -113,7 +136,9 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
       try {
         body = JSON.parse(text)
       } catch {
-        return Effect.succeed(json({ error: "invalid_client_metadata", error_description: "the body is not JSON" }, 400))
+        return Effect.succeed(
+          json({ error: "invalid_client_metadata", error_description: "the body is not JSON" }, 400)
+        )
       }
       return server.register(body).pipe(
         Effect.match({ onFailure: oauthError, onSuccess: (client) => json(client, 201) })

@@ -43,10 +43,12 @@ export const constantTimeEqual = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right)
 }
 
-export const secretMatches = (secret: string, storedHash: string): boolean => constantTimeEqual(sha256(secret), storedHash)
+export const secretMatches = (secret: string, storedHash: string): boolean =>
+  constantTimeEqual(sha256(secret), storedHash)
 
 /** RFC 7636 S256: BASE64URL(SHA256(ASCII(code_verifier))) compared with the stored challenge. */
-export const pkceMatches = (verifier: string, challenge: string): boolean => constantTimeEqual(sha256(verifier), challenge)
+export const pkceMatches = (verifier: string, challenge: string): boolean =>
+  constantTimeEqual(sha256(verifier), challenge)
 
 // scrypt at N=2^15, r=8, p=3 (about 32 MiB per hash), one of OWASP's equivalent recommended settings
 const scryptParams = { N: 32768, r: 8, p: 3, maxmem: 64 * 1024 * 1024 }

@@ -22,7 +22,15 @@ export type AuthorizationRefusal =
   | { readonly _tag: "ShowUser"; readonly description: string }
   | { readonly _tag: "Redirect"; readonly location: string }
 
-const single = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state", "scope"]
+const single = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "code_challenge",
+  "code_challenge_method",
+  "state",
+  "scope"
+]
 
 const challengeShape = /^[A-Za-z0-9_-]{43}$/
 
@@ -64,7 +72,9 @@ export const validateAuthorizationRequest = (
   }
   const registered = client.metadata.redirect_uris
   const redirectUri = query.get("redirect_uri") ?? (registered.length === 1 ? registered[0] : undefined)
-  if (redirectUri === undefined || query.getAll("redirect_uri").length > 1 || !redirectUriRegistered(client, redirectUri)) {
+  if (
+    redirectUri === undefined || query.getAll("redirect_uri").length > 1 || !redirectUriRegistered(client, redirectUri)
+  ) {
     return Either.left({
       _tag: "ShowUser",
       description: "The application asked to return to an address it did not register."
@@ -90,7 +100,9 @@ export const validateAuthorizationRequest = (
     return refuse("invalid_request", "code_challenge_method must be S256")
   }
   if (!challengeShape.test(codeChallenge)) return refuse("invalid_request", "code_challenge is not an S256 challenge")
-  if (state !== undefined && state.length > 1024) return refuse("invalid_request", "state is longer than 1024 characters")
+  if (state !== undefined && state.length > 1024) {
+    return refuse("invalid_request", "state is longer than 1024 characters")
+  }
   const resources = query.getAll("resource")
   if (resources.length > 1) return refuse("invalid_target", "one resource per request")
   const resource = resources[0] ?? context.resource

@@ -39,8 +39,14 @@ export const authenticateClient = (
   const client = findClient(clientId)
   if (client === undefined || client.revokedAt !== undefined) return refused
   const method = client.metadata.token_endpoint_auth_method
-  const secret = method === "client_secret_basic" ? basic?.secret : method === "client_secret_post" ? postedSecret : undefined
+  const secret = method === "client_secret_basic"
+    ? basic?.secret
+    : method === "client_secret_post"
+    ? postedSecret
+    : undefined
   if (method === "none") return basic === undefined && postedSecret === undefined ? Either.right(client) : refused
-  if (secret === undefined || client.secretHash === undefined || !secretMatches(secret, client.secretHash)) return refused
+  if (secret === undefined || client.secretHash === undefined || !secretMatches(secret, client.secretHash)) {
+    return refused
+  }
   return Either.right(client)
 }

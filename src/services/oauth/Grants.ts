@@ -29,7 +29,10 @@ const keep = <A>(record: Readonly<Record<string, A>>, predicate: (value: A) => b
 /** Drops expired tokens and long-revoked grants; run on every write so the document stays small. */
 export const prune = (document: OAuthDocument, now: number): OAuthDocument => ({
   ...document,
-  grants: keep(document.grants, (grant) => grant.revokedAt === undefined || now - grant.revokedAt < Lifetime.revokedGrantMillis),
+  grants: keep(
+    document.grants,
+    (grant) => grant.revokedAt === undefined || now - grant.revokedAt < Lifetime.revokedGrantMillis
+  ),
   accessTokens: keep(document.accessTokens, (token) => token.expiresAt > now),
   refreshTokens: keep(document.refreshTokens, (token) => token.expiresAt > now)
 })
@@ -45,7 +48,9 @@ export const revokeGrants = (
   const grants = { ...document.grants }
   for (const id of grantIds) {
     const grant = grants[id]
-    if (grant !== undefined && grant.revokedAt === undefined) grants[id] = { ...grant, revokedAt: now, revokedReason: reason }
+    if (grant !== undefined && grant.revokedAt === undefined) {
+      grants[id] = { ...grant, revokedAt: now, revokedReason: reason }
+    }
   }
   const live = (token: StoredToken) => !grantIds.has(token.grantId)
   return {

@@ -46,11 +46,15 @@ export const validateRegistration = (input: unknown): Either.Either<ClientMetada
   const decoded = Schema.decodeUnknownEither(ClientRegistrationRequest)(body, { onExcessProperty: "ignore" })
   if (Either.isLeft(decoded)) {
     const issues = describe(decoded.left)
-    const code = issues.every((issue) => issue.startsWith("redirect_uris")) ? "invalid_redirect_uri" : "invalid_client_metadata"
+    const code = issues.every((issue) => issue.startsWith("redirect_uris"))
+      ? "invalid_redirect_uri"
+      : "invalid_client_metadata"
     return Either.left(oauthFailure(code, issues.join("; ")))
   }
   const request = decoded.right
-  const redirectProblems = request.redirect_uris.flatMap((uri) => redirectUriProblem(uri, request.application_type) ?? [])
+  const redirectProblems = request.redirect_uris.flatMap((uri) =>
+    redirectUriProblem(uri, request.application_type) ?? []
+  )
   if (redirectProblems.length > 0) return Either.left(oauthFailure("invalid_redirect_uri", redirectProblems.join("; ")))
   for (const field of webUriFields) {
     const value = request[field]

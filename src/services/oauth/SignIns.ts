@@ -57,7 +57,10 @@ export const makeSignIns = (users: UserDirectoryShape) => {
 
     decide: <C>(
       form: { readonly handle: string; readonly email: string; readonly password: string; readonly approve: boolean },
-      context: { readonly issuer: string; readonly consent: (handle: string, request: AuthorizationRequest) => C | undefined }
+      context: {
+        readonly issuer: string
+        readonly consent: (handle: string, request: AuthorizationRequest) => C | undefined
+      }
     ): Effect.Effect<SignInOutcome<C>> =>
       Effect.suspend(() => {
         const entry = pending.get(form.handle)
