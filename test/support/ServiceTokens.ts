@@ -17,7 +17,7 @@ export const makeIssuer = async () => {
     ]
   }
   const sign = (
-    claims: JWTPayload = {},
+    claims: Record<string, unknown> = {},
     options: { readonly alg?: "RS256" | "ES256"; readonly kid?: string; readonly key?: CryptoKey } = {}
   ) => {
     const alg = options.alg ?? "RS256"
