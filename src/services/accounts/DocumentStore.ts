@@ -88,8 +88,10 @@ export const make = <A, I>(options: Options<A, I>): Effect.Effect<DocumentStore<
     )
 
     const lockPath = `${path}.lock`
+    // writers in this process queue here; the file lock orders them with other processes
+    const writers = yield* Effect.makeSemaphore(1)
     const update = <B>(change: (document: A) => readonly [B, A]) =>
-      Effect.acquireUseRelease(
+      writers.withPermits(1)(Effect.acquireUseRelease(
         Effect.tryPromise({
           try: async () => {
             await mkdir(dirname(path), { recursive: true, mode: 0o700 })
@@ -119,7 +121,7 @@ export const make = <A, I>(options: Options<A, I>): Effect.Effect<DocumentStore<
             return result
           }),
         () => Effect.promise(() => rm(lockPath, { recursive: true, force: true }))
-      )
+      ))
 
     return { current: Effect.sync(() => state.document), update }
   })

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Schema } from "effect"
+import { execFile } from "node:child_process"
+import { writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { make } from "../../src/services/accounts/DocumentStore.ts"
+import { addUsers, freeUser, newDataDir, principalOf, publicAppWithProbe, signInFlow } from "../support/OAuthDriver.ts"
+import { type RunningServer, startServer } from "../support/TestServer.ts"
+
+const Counter = Schema.Struct({ count: Schema.Int })
+
+describe("embedded document store", () => {
+  it.scoped(
+    "loses no write when two processes' stores update the same file concurrently",
+    () =>
+      Effect.gen(function*() {
+        const path = join(yield* Effect.promise(newDataDir), "counter.json")
+        const a = yield* make({ path, schema: Counter, empty: { count: 0 }, refreshMillis: 20 })
+        const b = yield* make({ path, schema: Counter, empty: { count: 0 }, refreshMillis: 20 })
+        const increment = (store: typeof a) => store.update((doc) => [undefined, { count: doc.count + 1 }] as const)
+        yield* Effect.all(Array.from({ length: 20 }, (_, i) => increment(i % 2 === 0 ? a : b)), {
+          concurrency: "unbounded"
+        })
+        expect(yield* a.update((doc) => [doc.count, doc] as const)).toBe(20)
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 100)))
+        expect((yield* b.current).count).toBe(20)
+      }),
+    { timeout: 30_000 }
+  )
+
+  it.scoped("refuses to start on a file that does not decode, rather than replacing it", () =>
+    Effect.gen(function*() {
+      const path = join(yield* Effect.promise(newDataDir), "broken.json")
+      yield* Effect.promise(() => writeFile(path, "{\"count\": \"many\"}"))
+      const exit = yield* Effect.exit(make({ path, schema: Counter, empty: { count: 0 } }))
+      expect(Exit.isFailure(exit)).toBe(true)
+    }))
+})
+
+const run = promisify(execFile)
+
+describe("operator CLI next to a running server", () => {
+  let server: RunningServer
+  let dataDir: string
+  beforeAll(async () => {
+    dataDir = await newDataDir()
+    await addUsers(dataDir, [freeUser])
+    server = await startServer({ config: { dataDir }, app: publicAppWithProbe })
+  })
+  afterAll(() => server.close())
+
+  const cli = (...args: Array<string>) =>
+    run("node_modules/.bin/tsx", ["scripts/accounts.ts", ...args], { env: { ...process.env, DATA_DIR: dataDir } })
+
+  const eventually = async (check: () => Promise<boolean>) => {
+    for (let attempt = 0; attempt < 50 && !(await check()); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(await check()).toBe(true)
+  }
+
+  it("changes a user's tier and revokes a client; the server follows within seconds", async () => {
+    const { clientId, tokens } = await signInFlow(server.url, freeUser)
+    expect(await principalOf(server.url, tokens.access_token)).toMatchObject({ tier: "free" })
+
+    await cli("users", "set-tier", freeUser.email, "paid")
+    await eventually(async () => (await principalOf(server.url, tokens.access_token)).tier === "paid")
+
+    const listed = (await cli("clients", "list")).stdout
+    expect(listed).toContain(clientId)
+    expect(listed).toContain("Test MCP client")
+    expect(listed).toContain("1 live of 1 connections")
+    expect(listed).toContain("via http://127.0.0.1:9/callback")
+    expect(listed).not.toContain(tokens.access_token)
+
+    await cli("clients", "revoke", clientId)
+    await eventually(async () => (await principalOf(server.url, tokens.access_token))._tag === "Anonymous")
+    expect((await cli("clients", "list")).stdout).toContain("revoked")
+  })
+
+  it("exits 2 with a message on bad usage", async () => {
+    await expect(cli("users", "set-tier", freeUser.email, "gold")).rejects.toMatchObject({ code: 2 })
+    await expect(cli("clients", "revoke", "svc_client_nope")).rejects.toMatchObject({ code: 2 })
+  })
+})
