@@ -27,10 +27,14 @@ const lockWaitMillis = 5_000
 
 const errorCode = (error: unknown) => (error as { code?: string } | undefined)?.code
 
+/**
+ * What identifies one write of the file cheaply: every write renames a new file into place, so the
+ * inode changes along with time and size (timestamps alone are coarser than a burst of writes).
+ */
 const fileVersion = async (path: string) => {
   try {
     const info = await stat(path)
-    return `${info.mtimeMs}:${info.size}`
+    return `${info.ino}:${info.mtimeMs}:${info.size}`
   } catch (error) {
     if (errorCode(error) === "ENOENT") return "absent"
     throw error
