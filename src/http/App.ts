@@ -7,6 +7,7 @@ import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
+import { SkillsHttpLive } from "./skills/Http.ts"
 
 const docsRoute = RouteCatalog.rawRoute({
   method: "GET",
@@ -25,7 +26,7 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
-const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(Layer.provide(ServiceHttpLive))
+const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(Layer.provide([ServiceHttpLive, SkillsHttpLive]))
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })
 

@@ -1,9 +1,12 @@
-import { FetchHttpClient } from "@effect/platform"
+import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
+import type { AppConfig } from "../services/AppConfig.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
+import type { SkillsMirror } from "../services/SkillsMirror.ts"
+import { SkillsFromConfig } from "./Skills.ts"
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
@@ -12,8 +15,12 @@ export const SharedServices = Layer.mergeAll(
   RouteCatalogLive,
   DataGeneration.layer
 ).pipe(
-  Layer.provide(FetchHttpClient.layer)
+  Layer.provideMerge(FetchHttpClient.layer)
 )
 
-/** The public deployment: free reads, anonymous rate limit. */
-export const PublicApp = AppRoutes.pipe(Layer.provide(SharedServices))
+/** The public deployment: free reads, anonymous rate limit; skill content from `skills` (`SKILLS_SOURCE`). */
+export const makePublicApp = (
+  skills: Layer.Layer<SkillsMirror, never, AppConfig | DataGeneration.DataGeneration | HttpClient.HttpClient>
+) => AppRoutes.pipe(Layer.provide(skills), Layer.provide(SharedServices))
+
+export const PublicApp = makePublicApp(SkillsFromConfig)
