@@ -148,6 +148,19 @@ describe("skills mirrored from GitHub", () => {
     expect(await textOf(server, "/skills/svc-classify")).toEqual(before)
   })
 
+  it("keeps the last good copy when a commit leaves the skills folder empty", async () => {
+    const fake = await startFake()
+    const server = await startMirror(fake)
+    const before = await textOf(server, "/skills/svc-csl")
+    const trees = () => fake.hits("/repos/acme/export-skills/git/trees/")
+    fake.commit(
+      Object.fromEntries(Object.keys(repoFiles).filter((p) => p.startsWith("skills/")).map((p) => [p, undefined]))
+    )
+    await eventually(async () => (await server.get("/skills", uncached)).status === 200 && trees() >= 2, "the new tree")
+    expect(await textOf(server, "/skills/svc-csl")).toEqual(before)
+    expect((await (await server.get("/skills", uncached)).json()).count).toBe(2)
+  })
+
   it("answers 503 when GitHub fails and no copy has ever been fetched", async () => {
     const fake = await startFake()
     fake.upstream.down = 502

@@ -128,6 +128,7 @@ const makeFetcher = Effect.fn("makeFetcher")(function*(source: GitHubSource) {
           total += entry.size ?? 0
         }
       }
+      if (wanted.length === 0) return yield* invalid(`the repository has no skill files under ${folder}`)
       if (wanted.length > limits.maxFiles || total > limits.maxTotalBytes) {
         return yield* invalid("the skills folder exceeds the size limits")
       }
