@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { type Duration, Option, Redacted } from "effect"
-import { appLayer, forRuntime } from "../src/layers/Main.ts"
-import { makePublicApp } from "../src/layers/Public.ts"
+import { appLayer } from "../src/layers/Main.ts"
 import type { AppConfigShape } from "../src/services/AppConfig.ts"
 import * as GitHubSkills from "../src/services/skills/GitHub.ts"
 import type { SkillsSource } from "../src/services/skills/Source.ts"
 import { type FakeGitHub, filesOf, startFakeGitHub } from "./support/FakeGitHub.ts"
+import { appWithSkills } from "./support/skillsApp.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
 
 const source: Extract<SkillsSource, { _tag: "GitHub" }> = {
@@ -41,8 +41,8 @@ const startFake = async () => {
   return fake
 }
 
+/** `SKILLS_SOURCE` stays `bundled` unless a test checks the wiring, so that only the layer under test asks the fake. */
 const configFor = (fake: FakeGitHub, extra: Partial<AppConfigShape> = {}): Partial<AppConfigShape> => ({
-  skillsSource: source,
   githubApiBaseUrl: fake.apiUrl,
   githubRawBaseUrl: fake.rawUrl,
   rateLimitPerMinute: 0,
@@ -56,7 +56,7 @@ const startMirror = async (
 ): Promise<RunningServer> => {
   const server = await startServer({
     config: configFor(fake),
-    app: forRuntime("node")(makePublicApp(GitHubSkills.layer(source, { refreshAfter, retryAfter: refreshAfter })))
+    app: appWithSkills(GitHubSkills.layer(source, { refreshAfter, retryAfter: refreshAfter }))
   })
   open.push(server)
   return server
@@ -74,7 +74,10 @@ describe("skills mirrored from GitHub", () => {
   it("SKILLS_SOURCE=github:… serves the repository's skills folder, with upstream links and the token sent", async () => {
     const fake = await startFake()
     const server = await startServer({
-      config: configFor(fake, { skillsGithubToken: Option.some(Redacted.make("ghs_fixture_token")) }),
+      config: configFor(fake, {
+        skillsSource: source,
+        skillsGithubToken: Option.some(Redacted.make("ghs_fixture_token"))
+      }),
       app: appLayer("node")
     })
     open.push(server)

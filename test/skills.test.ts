@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { SkillNames } from "../src/domain/Skills.ts"
-import { forRuntime } from "../src/layers/Main.ts"
-import { makePublicApp } from "../src/layers/Public.ts"
 import * as BundledSkills from "../src/services/skills/Bundled.ts"
 import { rawGet } from "./support/rawHttp.ts"
+import { appWithSkills } from "./support/skillsApp.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
 
 const fixtureRoot = new URL("./fixtures/skills/", import.meta.url)
@@ -14,7 +13,7 @@ const base = "https://svc.example.test"
 const startWithSkills = (root: URL) =>
   startServer({
     config: { publicBaseUrl: base, rateLimitPerMinute: 0 },
-    app: forRuntime(`node ${process.version}`)(makePublicApp(BundledSkills.layer(root)))
+    app: appWithSkills(BundledSkills.layer(root))
   })
 
 describe("skills endpoints over a bundled folder", () => {
