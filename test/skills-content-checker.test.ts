@@ -15,9 +15,11 @@ const main = (name: string, body: string) => ({
   text: `---\nname: ${name}\ndescription: A test skill.\ncompatibility: REST\n---\n\n${body}\n`
 })
 
-const check = (entries: ReadonlyArray<SkillEntry>, surface: ServiceSurface = serviceSurface()) =>
+const report = (entries: ReadonlyArray<SkillEntry>, surface: ServiceSurface) =>
   checkCollection(assemble({ entries, upstream: "https://example.test" }).collection, surface)
-    .map((problem) => `${problem.path}: ${problem.message}`)
+
+const check = (entries: ReadonlyArray<SkillEntry>, surface: ServiceSurface = serviceSurface()) =>
+  report(entries, surface).problems.map((problem) => `${problem.path}: ${problem.message}`)
 
 const endpoint = (method: string, path: string, query?: Array<string>) => ({
   method,
@@ -82,7 +84,8 @@ describe("skill content checker", () => {
         open: true,
         removed: true
       }, endpoint("GET", "/skills/{name}/bundle")],
-      mcpToolNames: new Set(["get_eccn"])
+      mcpToolNames: new Set(["get_eccn"]),
+      specFamilies: new Set(["api/eccn", "api/radar"])
     }
     const problems = check([
       main(
@@ -114,6 +117,23 @@ describe("skill content checker", () => {
       "svc-csl/SKILL.md: names skill `svc-nope`, which does not exist",
       "svc-csl/SKILL.md: names skill `svc-classification`, which does not exist",
       "svc-csl/prompts/short.md: is (almost) empty"
+    ])
+  })
+
+  it("reports mentions of SPEC families the app does not serve yet as pending, not as problems", () => {
+    const surface: ServiceSurface = {
+      endpoints: [endpoint("GET", "/api/eccn/{eccn}")],
+      mcpToolNames: new Set(),
+      specFamilies: new Set(["api/eccn", "api/radar"])
+    }
+    const entries = [
+      main("svc-csl", "Call `GET /api/radar?topic=ai`, `GET /api/eccn/3A001/x` and `GET /api/invented`.")
+    ]
+    const { pending, problems } = report(entries, surface)
+    expect(pending).toEqual([{ path: "svc-csl/SKILL.md", message: "GET /api/radar?topic" }])
+    expect(problems.map((p) => p.message)).toEqual([
+      "names `GET /api/eccn/3A001/x`, which this service does not serve",
+      "names `GET /api/invented`, which this service does not serve"
     ])
   })
 

@@ -18,7 +18,35 @@ export interface SurfaceEndpoint {
 export interface ServiceSurface {
   readonly endpoints: ReadonlyArray<SurfaceEndpoint>
   readonly mcpToolNames: ReadonlySet<string>
+  /**
+   * Endpoint families SPEC.md defines (`api/eccn`, `pdf`, `mcp` …). While a family has no endpoint
+   * in the app yet, mentions of it are reported as pending instead of failing; as soon as one of
+   * its endpoints exists, every mention of the family is checked.
+   */
+  readonly specFamilies: ReadonlySet<string>
 }
+
+/** The family of a path: its first segment, or its first two under `/api`. */
+export const familyOf = (segments: ReadonlyArray<string | undefined>): string =>
+  (segments[0] === "api" ? segments.slice(0, 2) : segments.slice(0, 1)).map((s) => s ?? "{}").join("/")
+
+const specFamilies = new Set([
+  "api/ecfr",
+  "api/eccn",
+  "api/country-chart",
+  "api/regulatory-status",
+  "api/radar",
+  "api/csl",
+  "api/enforcement",
+  "api/federal-register",
+  "api/sec-edgar",
+  "api/cfr-search",
+  "api/govinfo",
+  "api/regulations",
+  "pdf",
+  "mcp",
+  ".well-known"
+])
 
 const templateSegments = (path: string, parameter: RegExp) => {
   const parts = path.split("/").slice(1)
@@ -52,5 +80,5 @@ export const serviceSurface = (toolNames: ReadonlySet<string> = mcpToolNames()):
     if (documented.has(key)) continue
     endpoints.push({ method: route.method, ...shape, query: undefined, removed: route.group === undefined })
   }
-  return { endpoints, mcpToolNames: toolNames }
+  return { endpoints, mcpToolNames: toolNames, specFamilies }
 }

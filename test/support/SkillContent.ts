@@ -1,6 +1,6 @@
 import { isSkillName, SkillFileKinds } from "../../src/domain/Skills.ts"
 import type { PublishedSkill, SkillCollection, SourceProblem } from "../../src/services/skills/Collection.ts"
-import type { ServiceSurface, SurfaceEndpoint } from "./ServiceSurface.ts"
+import { familyOf, type ServiceSurface, type SurfaceEndpoint } from "./ServiceSurface.ts"
 
 // ---- mentions found in skill text ----
 
@@ -108,13 +108,19 @@ const filesOf = (skill: PublishedSkill): Array<{ path: string; text: string }> =
   )
 ]
 
+export interface ContentReport {
+  readonly problems: Array<SourceProblem>
+  /** Mentions of SPEC endpoint families the app does not serve yet (see `ServiceSurface.specFamilies`). */
+  readonly pending: Array<SourceProblem>
+}
+
 const checkEndpoints = (
   path: string,
   text: string,
   surface: ServiceSurface,
-  collection: SkillCollection
-): Array<SourceProblem> => {
-  const problems: Array<SourceProblem> = []
+  collection: SkillCollection,
+  { pending, problems }: ContentReport
+) => {
   for (const mention of endpointMentions(text)) {
     const label = `${mention.method ?? ""} ${mention.path}${
       mention.query.length > 0 ? `?${mention.query.join("&")}` : ""
@@ -122,7 +128,10 @@ const checkEndpoints = (
     const segments = segmentsOf(mention.path)
     const found = surface.endpoints.filter((endpoint) => matches(endpoint, mention, segments))
     if (found.length === 0) {
-      problems.push({ path, message: `names \`${label}\`, which this service does not serve` })
+      const family = familyOf(segments)
+      const built = surface.endpoints.some((endpoint) => familyOf(endpoint.segments) === family)
+      if (!built && surface.specFamilies.has(family)) pending.push({ path, message: label })
+      else problems.push({ path, message: `names \`${label}\`, which this service does not serve` })
       continue
     }
     if (found.every((endpoint) => endpoint.removed) && !/removed|410|retired|no longer/i.test(mention.line)) {
@@ -143,15 +152,15 @@ const checkEndpoints = (
       }
     }
   }
-  return problems
 }
 
 /**
  * Everything in a skill collection that would mislead an agent: endpoints, MCP tools or skills
  * that do not exist, undocumented or malformed template placeholders, file names off the layout.
  */
-export const checkCollection = (collection: SkillCollection, surface: ServiceSurface): Array<SourceProblem> => {
-  const problems: Array<SourceProblem> = []
+export const checkCollection = (collection: SkillCollection, surface: ServiceSurface): ContentReport => {
+  const report: ContentReport = { problems: [], pending: [] }
+  const problems = report.problems
   for (const skill of collection.skills.values()) {
     const main = `${skill.name}/SKILL.md`
     if (skill.compatibility === undefined) problems.push({ path: main, message: "front matter has no `compatibility`" })
@@ -178,7 +187,7 @@ export const checkCollection = (collection: SkillCollection, surface: ServiceSur
     }
     for (const { path, text } of filesOf(skill)) {
       if (text.trim().length < 40) problems.push({ path, message: "is (almost) empty" })
-      problems.push(...checkEndpoints(path, text, surface, collection))
+      checkEndpoints(path, text, surface, collection, report)
       for (const tool of new Set(toolMentions(text))) {
         if (!surface.mcpToolNames.has(tool)) {
           problems.push({ path, message: `names MCP tool \`${tool}\`, which does not exist` })
@@ -189,5 +198,5 @@ export const checkCollection = (collection: SkillCollection, surface: ServiceSur
       }
     }
   }
-  return problems
+  return report
 }
