@@ -28,7 +28,7 @@ const FilePath = Schema.Struct({
   filename: Schema.String.annotations({ description: "File name as listed in `assets`, URL-encoded (spaces as %20)" })
 })
 
-export const Markdown = HttpApiSchema.Text({ contentType: "text/markdown" })
+const Markdown = HttpApiSchema.Text({ contentType: "text/markdown" })
 
 const fileEndpoint = <const Name extends string, const Kind extends SkillFileKind>(
   name: Name,

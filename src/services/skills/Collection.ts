@@ -41,7 +41,7 @@ export type SkillPath =
   | { readonly _tag: "Unexpected"; readonly reason: string }
 
 /** File names the router can deliver as one path segment (it caps parameters at 100 characters). */
-export const isServableFileName = (name: string): boolean =>
+const isServableFileName = (name: string): boolean =>
   name.endsWith(".md") && name.length > 3 && name.length <= 100 && !name.startsWith(".") &&
   !/[\u0000-\u001f\u007f/\\]/.test(name)
 
@@ -61,7 +61,7 @@ export const classifyPath = (path: string): SkillPath => {
   return unexpected("outside the layout `<name>/SKILL.md`, `<name>/templates|references|prompts/<file>.md`")
 }
 
-export interface FrontMatter {
+interface FrontMatter {
   readonly name: string
   readonly description: string
   readonly compatibility: string | undefined

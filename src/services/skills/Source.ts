@@ -38,6 +38,3 @@ export const parseSkillsSource = (value: string): SkillsSource | undefined => {
   }
   return { _tag: "GitHub", owner, repo, path: segments.length > 0 ? segments.join("/") : "skills", ref }
 }
-
-export const formatSkillsSource = (source: SkillsSource): string =>
-  source._tag === "Bundled" ? "bundled" : `github:${source.owner}/${source.repo}/${source.path}@${source.ref}`
