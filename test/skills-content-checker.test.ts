@@ -48,10 +48,8 @@ describe("skill content checker", () => {
   })
 
   it("finds tool names, skill names and placeholders", () => {
-    expect(toolMentions("use `get_eccn`, `search_csl`; `create_<slug>_pdf`; field `affiliates_rule`")).toEqual([
-      "get_eccn",
-      "search_csl"
-    ])
+    expect(toolMentions("use `get_eccn`, `search_csl`; `create_<slug>_pdf`; field `affiliates_rule`; MCP `lookup_x`"))
+      .toEqual(["get_eccn", "search_csl", "lookup_x"])
     expect(skillNameMentions("load svc-classify, then svc-csl; svc_live_ keys; (svc-nope)")).toEqual([
       "svc-classify",
       "svc-csl",

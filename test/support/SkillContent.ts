@@ -59,8 +59,11 @@ const matches = (endpoint: SurfaceEndpoint, mention: EndpointMention, segments: 
   )
 }
 
-export const toolMentions = (text: string): Array<string> =>
-  Array.from(text.matchAll(/\b(?:get|search|list|create|check|find|record)_[a-z0-9_]*[a-z0-9]\b/g), (m) => m[0])
+/** Tool-like names (`get_eccn`, `search_csl` …) anywhere, and any snake_case name right after "MCP" or "tool". */
+export const toolMentions = (text: string): Array<string> => [
+  ...Array.from(text.matchAll(/\b(?:get|search|list|create|check|find|record)_[a-z0-9_]*[a-z0-9]\b/g), (m) => m[0]),
+  ...Array.from(text.matchAll(/\b(?:MCP|tool)s?:?\s+`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`/g), (m) => m[1]!)
+]
 
 export const skillNameMentions = (text: string): Array<string> =>
   Array.from(text.matchAll(/(?<![\w-])svc-[a-z0-9]+(?:-[a-z0-9]+)*(?![\w-])/g), (m) => m[0])
