@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 import { SkillNames } from "../src/domain/Skills.ts"
 import * as BundledSkills from "../src/services/skills/Bundled.ts"
 import { rawGet } from "./support/rawHttp.ts"
@@ -210,3 +211,23 @@ describe("skills endpoints when the bundled folder cannot be read", () => {
     }
   })
 })
+
+describe.skipIf(!existsSync(fileURLToPath(BundledSkills.defaultRoot)))(
+  "the default wiring (SKILLS_SOURCE=bundled)",
+  () => {
+    let server: RunningServer
+    beforeAll(async () => {
+      server = await startServer({ config: { rateLimitPerMinute: 0 } })
+    })
+    afterAll(() => server.close())
+
+    it("serves the repository's skills/ folder", async () => {
+      const list = await (await server.get("/skills")).json()
+      expect(list.upstream).toBe(`${server.url}/skills`)
+      expect(list.skills.map((s: { name: string }) => s.name)).toContain("svc-classify")
+      const main = await server.get("/skills/svc-classify")
+      expect(main.status).toBe(200)
+      expect(await main.text()).toBe(readFileSync(new URL("svc-classify/SKILL.md", BundledSkills.defaultRoot), "utf8"))
+    })
+  }
+)
