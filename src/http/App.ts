@@ -7,6 +7,7 @@ import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
+import { SkillsHttpLive } from "./skills/Http.ts"
 import { RegulatoryStatusHttpLive } from "./status/Http.ts"
 
 const docsRoute = RouteCatalog.rawRoute({
@@ -29,7 +30,7 @@ export const routeCatalogLayer = (deploymentRoutes: ReadonlyArray<RouteCatalog.R
   Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make([...routes, ...deploymentRoutes], EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive])
+  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, SkillsHttpLive])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

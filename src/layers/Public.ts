@@ -10,12 +10,14 @@ import * as OAuthServer from "../services/OAuthServer.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as UserDirectory from "../services/UserDirectory.ts"
+import { SkillsFromConfig } from "./Skills.ts"
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
   EcfrReachability.layer,
   DataGeneration.layer,
-  RegulatoryStatus.layer
+  RegulatoryStatus.layer,
+  SkillsFromConfig.pipe(Layer.provide(DataGeneration.layer))
 ).pipe(
   Layer.provide(FetchHttpClient.layer)
 )
