@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort } from "./support/ports.ts"
 
@@ -29,7 +30,8 @@ describe.skipIf(!existsSync(deno))("Deno entry (src/deno.ts)", () => {
         PORT: String(port),
         HOST: "127.0.0.1",
         LOG_LEVEL: "none",
-        ECFR_BASE_URL: "http://127.0.0.1:9"
+        ECFR_BASE_URL: "http://127.0.0.1:9",
+        DATA_DIR: mkdtempSync(join(tmpdir(), "svc-deno-"))
       },
       stdio: "ignore"
     })
@@ -69,5 +71,21 @@ describe.skipIf(!existsSync(deno))("Deno entry (src/deno.ts)", () => {
     const missing = await fetch(`${url}/nope`)
     expect(missing.status).toBe(404)
     expect(missing.headers.get("content-type")).toBe("application/problem+json")
+  })
+
+  it("serves the OAuth authorization server, writing its store through Deno's node:fs", async () => {
+    const metadata = await (await fetch(`${url}/.well-known/oauth-authorization-server`)).json()
+    expect(metadata.issuer).toBe(url)
+    const registered = await fetch(`${url}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        redirect_uris: ["http://127.0.0.1:9/cb"],
+        application_type: "native",
+        token_endpoint_auth_method: "none"
+      })
+    })
+    expect(registered.status).toBe(201)
+    expect((await registered.json()).client_id).toMatch(/^svc_client_/)
   })
 })
