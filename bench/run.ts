@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
  */
 const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   "http-core": () => import("./http-core.ts"),
+  auth: () => import("./auth.ts"),
   skills: () => import("./skills.ts")
 }
 
