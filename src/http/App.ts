@@ -4,6 +4,7 @@ import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
 import { AppMiddleware } from "./Middleware.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
+import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
@@ -27,7 +28,7 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive])
+  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, ResearchHttpLive])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

@@ -5,6 +5,7 @@ import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
+import * as Research from "../services/Research.ts"
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
@@ -12,7 +13,8 @@ export const SharedServices = Layer.mergeAll(
   EcfrReachability.layer,
   RouteCatalogLive,
   DataGeneration.layer,
-  RegulatoryStatus.layer
+  RegulatoryStatus.layer,
+  Research.layer
 ).pipe(
   Layer.provide(FetchHttpClient.layer)
 )
