@@ -144,6 +144,19 @@ describe("research searches", () => {
       expect(body.error).toMatch(message)
     })
 
+    it("answers afresh once the upstream recovers: degraded answers are not kept by any cache", async () => {
+      const path = "/api/federal-register?query=recovers+later"
+      let failing = true
+      upstream.route((_request, url) =>
+        failing && url.searchParams.get("conditions[term]") === "recovers later" ? { status: 503 } : undefined
+      )
+      expect((await get(server, path)).body.error).toMatch(/HTTP 503/)
+      failing = false
+      const { body } = await get(server, path)
+      expect(body.error).toBeUndefined()
+      expect(body.count).toBe(2)
+    })
+
     it.each([
       ["no query", "/api/federal-register", "query"],
       ["a blank query", "/api/federal-register?query=%20%20", "query"],

@@ -22,9 +22,15 @@ const Limit = (max: number, fallback: number) =>
     })
   )
 
+/** A real calendar day: `2099-02-30` is refused, not rolled over to March. */
+const isCalendarDay = (value: string) => {
+  const date = new Date(`${value}T00:00:00Z`)
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
+}
+
 export const IsoDate = Schema.String.pipe(
   Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
-  Schema.filter((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || "not a calendar date")
+  Schema.filter((value) => isCalendarDay(value) || "not a calendar date")
 ).annotations({ description: "A date, YYYY-MM-DD", examples: ["2025-01-15"] })
 
 const soft = {

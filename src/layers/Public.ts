@@ -3,6 +3,8 @@ import { Layer } from "effect"
 import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
+import * as EnforcementFeed from "../services/EnforcementFeed.ts"
+import * as EnforcementLake from "../services/EnforcementLake.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Research from "../services/Research.ts"
@@ -12,10 +14,12 @@ export const SharedServices = Layer.mergeAll(
   RateLimiter.layer,
   EcfrReachability.layer,
   RouteCatalogLive,
-  DataGeneration.layer,
   RegulatoryStatus.layer,
-  Research.layer
+  Research.layer,
+  EnforcementFeed.layer,
+  EnforcementLake.layer
 ).pipe(
+  Layer.provideMerge(DataGeneration.layer),
   Layer.provide(FetchHttpClient.layer)
 )
 
