@@ -5,6 +5,7 @@ import { EnforcementGroup } from "./enforcement/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { ResearchGroup } from "./research/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
+import { SkillsGroup } from "./skills/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
 
 const annotations = () =>
@@ -25,6 +26,7 @@ export class Api extends HttpApi.make("export-compliance-data-service")
   .add(RegulatoryStatusGroup)
   .add(EnforcementGroup)
   .add(ResearchGroup)
+  .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())
@@ -36,6 +38,7 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(RegulatoryStatusGroup)
   .add(EnforcementGroup)
   .add(ResearchGroup)
+  .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

@@ -9,6 +9,7 @@ import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
+import { SkillsHttpLive } from "./skills/Http.ts"
 import { RegulatoryStatusHttpLive } from "./status/Http.ts"
 
 const docsRoute = RouteCatalog.rawRoute({
@@ -29,7 +30,7 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, EnforcementHttpLive, ResearchHttpLive])
+  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, EnforcementHttpLive, ResearchHttpLive, SkillsHttpLive])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

@@ -8,6 +8,7 @@ import * as EnforcementLake from "../services/EnforcementLake.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Research from "../services/Research.ts"
+import { SkillsFromConfig } from "./Skills.ts"
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
@@ -15,6 +16,7 @@ export const SharedServices = Layer.mergeAll(
   EcfrReachability.layer,
   RouteCatalogLive,
   RegulatoryStatus.layer,
+  SkillsFromConfig,
   Research.layer,
   EnforcementFeed.layer,
   EnforcementLake.layer
