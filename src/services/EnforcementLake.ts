@@ -7,9 +7,7 @@ import {
   type EnforcementDocumentDetail,
   type EnforcementDocumentList,
   EnforcementDocumentNotFound,
-  type EnforcementDocumentsParams,
-  type ParseStatus,
-  parseStatuses
+  type EnforcementDocumentsParams
 } from "../domain/Enforcement.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { DataGeneration } from "./DataGeneration.ts"
@@ -204,13 +202,14 @@ export const make = (root: string) =>
       })
 
     const stats = Effect.map(snapshot, (s): EnforcementArchiveStats => {
-      const byStatus = Object.fromEntries(parseStatuses.map((status) => [status, 0])) as Record<ParseStatus, number>
       const byAgency = { BIS: 0, DDTC: 0, DOJ: 0 }
-      for (const document of s.newest) {
-        byStatus[document.parse_status]++
-        byAgency[document.agency]++
+      for (const document of s.newest) byAgency[document.agency]++
+      return {
+        total: s.newest.length,
+        by_parse_status: ArchiveStore.tally(s.newest),
+        by_agency: byAgency,
+        imported_at: s.importedAt
       }
-      return { total: s.newest.length, by_parse_status: byStatus, by_agency: byAgency, imported_at: s.importedAt }
     })
 
     const document: EnforcementLakeShape["document"] = (id, options = {}) =>

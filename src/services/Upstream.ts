@@ -67,6 +67,21 @@ export interface UpstreamPolicy {
 
 const decoder = new TextDecoder()
 
+/** Decodes a response body as JSON of the given shape; anything else is a `decode` failure. */
+export const jsonBody =
+  <A, I>(upstream: string, path: string, schema: Schema.Schema<A, I>) =>
+  (response: UpstreamResponse): Effect.Effect<A, UpstreamError> => {
+    const fail = (detail: string) => new UpstreamError({ upstream, reason: "decode", detail })
+    return Effect.try({
+      try: () => JSON.parse(response.text()) as unknown,
+      catch: () => fail(`${path} did not answer JSON`)
+    }).pipe(
+      Effect.flatMap((json) =>
+        Schema.decodeUnknown(schema)(json).pipe(Effect.mapError(() => fail(`${path} answered an unexpected shape`)))
+      )
+    )
+  }
+
 const transient = (error: UpstreamError) =>
   error.reason === "timeout" || error.reason === "unreachable" ||
   (error.reason === "status" && (error.status === 429 || (error.status ?? 0) >= 500))
@@ -137,17 +152,7 @@ export const make = (policy: UpstreamPolicy): Effect.Effect<UpstreamClient, neve
       })
 
     const get = (path: string, options: RequestOptions = {}) => guarded(path, options)
-    const decoded = <A, I>(path: string, schema: Schema.Schema<A, I>) => (response: UpstreamResponse) =>
-      Effect.try({
-        try: () => JSON.parse(response.text()) as unknown,
-        catch: () => fail("decode", `${path} did not answer JSON`)
-      }).pipe(
-        Effect.flatMap((json) =>
-          Schema.decodeUnknown(schema)(json).pipe(
-            Effect.mapError(() => fail("decode", `${path} answered an unexpected shape`))
-          )
-        )
-      )
+    const decoded = <A, I>(path: string, schema: Schema.Schema<A, I>) => jsonBody(policy.name, path, schema)
     const acceptJson = (options?: RequestOptions): RequestOptions => ({
       ...options,
       headers: { accept: "application/json", ...options?.headers }

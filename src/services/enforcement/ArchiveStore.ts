@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { EnforcementAgency, ParseStatus } from "../../domain/Enforcement.ts"
+import { EnforcementAgency, ParseStatus, parseStatuses } from "../../domain/Enforcement.ts"
 
 /**
  * The enforcement archive on disk, under `<DATA_DIR>/enforcement/`:
@@ -41,6 +41,13 @@ export const Catalog = Schema.Struct({
 export type Catalog = typeof Catalog.Type
 
 export type BlobKind = "pdf" | "md"
+
+/** How many documents have each parse status (every status present, zeros included). */
+export const tally = (documents: Iterable<StoredDocument>): Record<ParseStatus, number> => {
+  const counts = Object.fromEntries(parseStatuses.map((status) => [status, 0])) as Record<ParseStatus, number>
+  for (const document of documents) counts[document.parse_status]++
+  return counts
+}
 
 const sha256Pattern = /^[0-9a-f]{64}$/
 const generationPattern = /^g-\d{8}T\d{9}Z-[0-9a-f]{8}$/

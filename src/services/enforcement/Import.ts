@@ -1,16 +1,10 @@
 import { Either, ParseResult, Schema } from "effect"
 import { readFile, realpath, stat } from "node:fs/promises"
 import { isAbsolute, join, relative, resolve } from "node:path"
-import {
-  agencyOfId,
-  EnforcementAgency,
-  EnforcementDocumentId,
-  type ParseStatus,
-  parseStatuses
-} from "../../domain/Enforcement.ts"
+import { agencyOfId, EnforcementAgency, EnforcementDocumentId, type ParseStatus } from "../../domain/Enforcement.ts"
 import { IsoDate } from "../../domain/Research.ts"
 import * as ArchiveIndex from "./ArchiveIndex.ts"
-import type { ArchiveStore, StoredDocument } from "./ArchiveStore.ts"
+import { type ArchiveStore, type StoredDocument, tally } from "./ArchiveStore.ts"
 import { extractMarkdown } from "./PdfText.ts"
 
 /**
@@ -105,21 +99,15 @@ const resolveInside = async (dir: string, path: string) => {
   return inside.length > 0 && !inside.startsWith("..") && !isAbsolute(inside) ? real : undefined
 }
 
-interface Prepared {
-  readonly document: StoredDocument
-  readonly text: string
-}
-
-const readPdf = async (dir: string, record: ImportRecord & { readonly pdf: string }) => {
-  const path = await resolveInside(dir, record.pdf)
-  if (path === undefined) {
-    return { problem: `${record.id}: pdf ${record.pdf} is not a file inside the import directory` }
-  }
+/** The checked location of a record's PDF, or the problem with it. */
+const locatePdf = async (dir: string, id: string, pdf: string) => {
+  const path = await resolveInside(dir, pdf)
+  if (path === undefined) return { problem: `${id}: pdf ${pdf} is not a file inside the import directory` }
   const info = await stat(path)
   if (!info.isFile() || info.size > maxPdfBytes) {
-    return { problem: `${record.id}: pdf ${record.pdf} is not a regular file of at most ${maxPdfBytes} bytes` }
+    return { problem: `${id}: pdf ${pdf} is not a regular file of at most ${maxPdfBytes} bytes` }
   }
-  return { bytes: new Uint8Array(await readFile(path)) }
+  return { path }
 }
 
 export const importDirectory = async (
@@ -137,12 +125,12 @@ export const importDirectory = async (
     : (parsed.right as { documents: ReadonlyArray<unknown> }).documents
   const { problems, records } = validate(raw)
 
-  const pdfs = new Map<string, Uint8Array>()
+  const pdfPaths = new Map<string, string>()
   for (const record of records) {
     if (record.pdf == null) continue
-    const read = await readPdf(dir, { ...record, pdf: record.pdf })
-    if ("problem" in read) problems.push(read.problem!)
-    else pdfs.set(record.id, read.bytes)
+    const located = await locatePdf(dir, record.id, record.pdf)
+    if (located.path === undefined) problems.push(located.problem)
+    else pdfPaths.set(record.id, located.path)
   }
   if (problems.length > 0) throw new ImportRejected(problems)
 
@@ -152,81 +140,76 @@ export const importDirectory = async (
 
   const warnings: Array<string> = []
   for (const record of records) {
-    const earlier = byId.get(record.id)
-    const base = {
-      id: record.id,
-      agency: record.agency,
-      party: record.party ?? null,
-      title: record.title,
-      date: record.date ?? null,
-      original_doc_url: record.original_doc_url ?? null,
-      source_url: record.source_url ?? null
+    const path = pdfPaths.get(record.id)
+    const bytes = path === undefined ? undefined : new Uint8Array(await readFile(path))
+    const stored = await storedDocument(store, record, byId.get(record.id), bytes)
+    if (stored.warning !== undefined) warnings.push(stored.warning)
+    byId.set(record.id, stored.document)
+  }
+
+  const documents = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
+  const indexed: Array<ArchiveIndex.IndexedDocument> = []
+  for (const document of documents) {
+    const body = document.text_sha256 === null
+      ? ""
+      : new TextDecoder().decode(await store.readBlob(document.text_sha256, "md"))
+    indexed.push({ id: document.id, party: document.party ?? "", title: document.title, body })
+  }
+  const now = options.now ?? new Date()
+  const catalog = { format: 1 as const, imported_at: now.toISOString(), documents }
+  const generation = await store.publish(catalog, ArchiveIndex.build(indexed), now)
+  return { generation, imported: records.length, total: documents.length, byStatus: tally(documents), warnings }
+}
+
+const withoutFile = { pdf_sha256: null, text_sha256: null, pages: null, text_chars: null }
+
+/**
+ * The stored form of one record. Without a file it is `pending` (a PDF is known upstream) or
+ * `no_pdf`, unless a PDF was stored for the id before, which is kept; a file that is not a
+ * readable PDF is `failed` (or, again, the earlier PDF is kept).
+ */
+const storedDocument = async (
+  store: ArchiveStore,
+  record: ImportRecord,
+  earlier: StoredDocument | undefined,
+  bytes: Uint8Array | undefined
+): Promise<{ readonly document: StoredDocument; readonly warning?: string }> => {
+  const base = {
+    id: record.id,
+    agency: record.agency,
+    party: record.party ?? null,
+    title: record.title,
+    date: record.date ?? null,
+    original_doc_url: record.original_doc_url ?? null,
+    source_url: record.source_url ?? null
+  }
+  const keptFile = earlier !== undefined && earlier.pdf_sha256 !== null ? { ...earlier, ...base } : undefined
+  if (bytes === undefined) {
+    return {
+      document: keptFile ??
+        { ...base, ...withoutFile, parse_status: base.original_doc_url === null ? "no_pdf" : "pending" }
     }
-    const bytes = pdfs.get(record.id)
-    if (bytes === undefined) {
-      const keepsFile = earlier !== undefined && earlier.pdf_sha256 !== null
-      byId.set(
-        record.id,
-        keepsFile ? { ...earlier, ...base } : {
-          ...base,
-          parse_status: base.original_doc_url === null ? "no_pdf" : "pending",
-          pdf_sha256: null,
-          text_sha256: null,
-          pages: null,
-          text_chars: null
-        }
-      )
-      continue
-    }
-    const extracted = await extractPdf(bytes)
-    if (extracted === undefined && earlier !== undefined && earlier.pdf_sha256 !== null) {
-      warnings.push(`${record.id}: the file is not a readable PDF; the PDF stored earlier is kept`)
-      byId.set(record.id, { ...earlier, ...base })
-      continue
-    }
-    if (extracted === undefined) {
-      warnings.push(`${record.id}: the file is not a readable PDF; recorded as failed and not stored`)
-      byId.set(record.id, {
-        ...base,
-        parse_status: "failed",
-        pdf_sha256: null,
-        text_sha256: null,
-        pages: null,
-        text_chars: null
-      })
-      continue
-    }
-    const text = extracted.markdown
-    byId.set(record.id, {
+  }
+  const extracted = await extractPdf(bytes)
+  if (extracted === undefined) {
+    return keptFile !== undefined
+      ? { document: keptFile, warning: `${record.id}: the file is not a readable PDF; the PDF stored earlier is kept` }
+      : {
+        document: { ...base, ...withoutFile, parse_status: "failed" },
+        warning: `${record.id}: the file is not a readable PDF; recorded as failed and not stored`
+      }
+  }
+  const text = extracted.markdown
+  return {
+    document: {
       ...base,
       parse_status: text.length > 0 ? "parsed" : "no_text",
       pdf_sha256: await store.putBlob(bytes, "pdf"),
       text_sha256: text.length > 0 ? await store.putBlob(new TextEncoder().encode(text), "md") : null,
       pages: extracted.pages,
       text_chars: text.length
-    })
+    }
   }
-
-  const documents = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
-  const prepared: Array<Prepared> = []
-  for (const document of documents) {
-    const text = document.text_sha256 === null
-      ? ""
-      : new TextDecoder().decode(await store.readBlob(document.text_sha256, "md"))
-    prepared.push({ document, text })
-  }
-  const indexJson = ArchiveIndex.build(prepared.map(({ document, text }) => ({
-    id: document.id,
-    party: document.party ?? "",
-    title: document.title,
-    body: text
-  })))
-  const now = options.now ?? new Date()
-  const generation = await store.publish({ format: 1, imported_at: now.toISOString(), documents }, indexJson, now)
-
-  const byStatus = Object.fromEntries(parseStatuses.map((status) => [status, 0])) as Record<ParseStatus, number>
-  for (const document of documents) byStatus[document.parse_status]++
-  return { generation, imported: records.length, total: documents.length, byStatus, warnings }
 }
 
 const extractPdf = async (bytes: Uint8Array) => {

@@ -1,4 +1,4 @@
-import { Data, Effect, Schema } from "effect"
+import { Data, Effect } from "effect"
 import type {
   FederalRegisterDocument,
   FederalRegisterDocumentResponse,
@@ -6,7 +6,7 @@ import type {
   FederalRegisterSearchResponse
 } from "../../domain/Research.ts"
 import { federalRegisterAgencies, FederalRegisterDocumentNotFound } from "../../domain/Research.ts"
-import { type UpstreamClient, UpstreamError } from "../Upstream.ts"
+import { jsonBody, type UpstreamClient, type UpstreamError } from "../Upstream.ts"
 import { cachedLookup, decodeEach, softly } from "./FailSoft.ts"
 import {
   documentPath,
@@ -117,15 +117,7 @@ export const make = (client: UpstreamClient) =>
         const path = documentPath(documentNumber)
         const response = yield* client.get(path, { acceptStatus: [404], headers: { accept: "application/json" } })
         if (response.status === 404) return undefined
-        const wire = yield* Effect.try({
-          try: () => JSON.parse(response.text()) as unknown,
-          catch: () => new UpstreamError({ upstream: client.name, reason: "decode", detail: `${path} was not JSON` })
-        }).pipe(
-          Effect.flatMap(Schema.decodeUnknown(WireDocument)),
-          Effect.mapError(() =>
-            new UpstreamError({ upstream: client.name, reason: "decode", detail: `${path} had an unexpected shape` })
-          )
-        )
+        const wire = yield* jsonBody(client.name, path, WireDocument)(response)
         const { body, error, retryable } = yield* bodyOf(wire)
         const chars = body?.length ?? null
         const document: FederalRegisterDocument = {
