@@ -1,7 +1,9 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
+import { EnforcementGroup } from "./enforcement/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
+import { ResearchGroup } from "./research/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { SkillsGroup } from "./skills/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
@@ -22,6 +24,8 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(EnforcementGroup)
+  .add(ResearchGroup)
   .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
@@ -32,6 +36,8 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(EnforcementGroup)
+  .add(ResearchGroup)
   .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)

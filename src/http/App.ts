@@ -2,8 +2,10 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
+import { EnforcementHttpLive } from "./enforcement/Http.ts"
 import { AppMiddleware } from "./Middleware.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
+import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
@@ -30,7 +32,7 @@ export const routeCatalogLayer = (deploymentRoutes: ReadonlyArray<RouteCatalog.R
   Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make([...routes, ...deploymentRoutes], EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, SkillsHttpLive])
+  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, EnforcementHttpLive, ResearchHttpLive, SkillsHttpLive])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

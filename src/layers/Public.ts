@@ -6,19 +6,25 @@ import * as AccessPolicy from "../services/AccessPolicy.ts"
 import * as Auth from "../services/Auth.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
+import * as EnforcementFeed from "../services/EnforcementFeed.ts"
+import * as EnforcementLake from "../services/EnforcementLake.ts"
 import * as OAuthServer from "../services/OAuthServer.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
+import * as Research from "../services/Research.ts"
 import * as UserDirectory from "../services/UserDirectory.ts"
 import { SkillsFromConfig } from "./Skills.ts"
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
   EcfrReachability.layer,
-  DataGeneration.layer,
   RegulatoryStatus.layer,
-  SkillsFromConfig.pipe(Layer.provide(DataGeneration.layer))
+  SkillsFromConfig,
+  Research.layer,
+  EnforcementFeed.layer,
+  EnforcementLake.layer
 ).pipe(
+  Layer.provideMerge(DataGeneration.layer),
   Layer.provide(FetchHttpClient.layer)
 )
 
