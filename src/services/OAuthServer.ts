@@ -1,6 +1,6 @@
-import { Context, Effect, Either, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { join } from "node:path"
-import { type ClientSource, type Grant, type OAuthClient, OAuthDocument } from "../domain/Accounts.ts"
+import { type Grant, type OAuthClient, OAuthDocument } from "../domain/Accounts.ts"
 import {
   type AuthorizationServerMetadata,
   type ClientRegistrationResponse,
@@ -10,15 +10,16 @@ import {
 } from "../domain/OAuth.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { make as makeStore, type StoreError } from "./accounts/DocumentStore.ts"
-import { parseSecret, pkceMatches, randomId, secretMatches, sha256 } from "./accounts/Secrets.ts"
+import { parseSecret, randomId, secretMatches, sha256 } from "./accounts/Secrets.ts"
 import { AppConfig } from "./AppConfig.ts"
 import type { BearerResolver } from "./Auth.ts"
 import { type AuthorizationRefusal, redirectWith, validateAuthorizationRequest } from "./oauth/AuthorizationRequest.ts"
 import { authenticateClient } from "./oauth/ClientAuthentication.ts"
-import { emptyDocument, issueTokens, Prefix, prune, revokeGrants } from "./oauth/Grants.ts"
+import { emptyDocument, Prefix, prune, revokeGrants } from "./oauth/Grants.ts"
 import { type OAuthFailure, oauthFailure } from "./oauth/OAuthFailure.ts"
 import { validateRegistration } from "./oauth/Registration.ts"
 import { makeSignIns, type SignInOutcome } from "./oauth/SignIns.ts"
+import { makeTokenGrants } from "./oauth/TokenGrants.ts"
 import { UserDirectory } from "./UserDirectory.ts"
 
 /** What the consent page shows: who asks, for what, and where the browser goes next. */
@@ -60,10 +61,12 @@ export class OAuthServer extends Context.Tag("app/OAuthServer")<OAuthServer, OAu
 const maxClients = 10_000
 const unusedClientMillis = 24 * 60 * 60 * 1000
 
-const storeFailure = (error: StoreError) => {
-  void error
-  return oauthFailure("temporarily_unavailable", "the account store is unavailable; retry shortly", 503)
-}
+/** A store failure as the client sees it (503), with the reason (a path, never a secret) in the log. */
+const unavailable = (error: StoreError) =>
+  Effect.zipRight(
+    Effect.logError("account store unavailable", { reason: error.reason }),
+    Effect.fail(oauthFailure("temporarily_unavailable", "the account store is unavailable; retry shortly", 503))
+  )
 
 export const make = Effect.gen(function*() {
   const config = yield* AppConfig
@@ -76,6 +79,7 @@ export const make = Effect.gen(function*() {
   const issuer = config.authUrl
   const resource = `${config.publicBaseUrl}/mcp`
   const signIns = makeSignIns(users)
+  const grants = makeTokenGrants({ store, signIns, unavailable })
   const metadata: AuthorizationServerMetadata = {
     issuer,
     authorization_endpoint: `${issuer}${OAuthPaths.authorize}`,
@@ -135,7 +139,7 @@ export const make = Effect.gen(function*() {
         if (Object.keys(clients).length >= maxClients) return [false, document] as const
         return [true, prune({ ...document, clients: { ...clients, [clientId]: client } }, now)] as const
       }).pipe(
-        Effect.mapError(storeFailure),
+        Effect.catchTag("StoreError", unavailable),
         Effect.filterOrFail((stored) => stored, () =>
           oauthFailure("temporarily_unavailable", "registration is full; retry later", 503))
       )
@@ -176,126 +180,13 @@ export const make = Effect.gen(function*() {
         }
       }))
 
-  const exchangeCode = (client: OAuthClient, form: URLSearchParams, userAgent: string | undefined) =>
-    Effect.gen(function*() {
-      const presented = parseSecret(Prefix.code, form.get("code") ?? "")
-      const taken = presented === undefined ? undefined : signIns.takeCode(presented.id, presented.secret)
-      if (taken === undefined) return yield* oauthFailure("invalid_grant", "the authorization code is not valid")
-      const { code } = taken
-      if (taken.reused) {
-        // a second use of a code: the first may have been an attacker, so its connection ends too
-        const grantIds = new Set([code.grantId])
-        yield* store.update((document) => [undefined, revokeGrants(document, grantIds, "code reused", Date.now())])
-          .pipe(Effect.mapError(storeFailure))
-        return yield* oauthFailure("invalid_grant", "the authorization code was already used")
-      }
-      const request = code.request
-      if (code.expiresAt <= Date.now() || request.clientId !== client.clientId) {
-        return yield* oauthFailure("invalid_grant", "the authorization code is not valid")
-      }
-      if (form.get("redirect_uri") !== request.redirectUri) {
-        return yield* oauthFailure("invalid_grant", "redirect_uri does not match the authorization request")
-      }
-      const verifier = form.get("code_verifier")
-      if (verifier === null || !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) {
-        return yield* oauthFailure("invalid_grant", "code_verifier is missing or malformed")
-      }
-      if (!pkceMatches(verifier, request.codeChallenge)) {
-        return yield* oauthFailure("invalid_grant", "code_verifier does not match the code_challenge")
-      }
-      yield* checkResource(form, request.resource)
-      const now = Date.now()
-      const source: ClientSource = {
-        applicationType: client.metadata.application_type,
-        redirectUri: request.redirectUri,
-        ...optional("clientName", client.metadata.client_name),
-        ...optional("softwareId", client.metadata.software_id),
-        ...optional("softwareVersion", client.metadata.software_version),
-        ...optional("userAgent", userAgent?.slice(0, 200))
-      }
-      const grant: Grant = {
-        id: code.grantId,
-        clientId: client.clientId,
-        userId: code.userId,
-        scopes: request.scopes,
-        resource: request.resource,
-        source,
-        createdAt: now
-      }
-      const withRefresh = client.metadata.grant_types.includes("refresh_token")
-      return yield* store.update((document) =>
-        issueTokens(
-          prune({ ...document, grants: { ...document.grants, [grant.id]: grant } }, now),
-          grant,
-          withRefresh,
-          now
-        )
-      ).pipe(Effect.mapError(storeFailure))
-    })
-
-  const checkResource = (form: URLSearchParams, bound: string) => {
-    const requested = form.getAll("resource")
-    return requested.length === 0 || (requested.length === 1 && requested[0] === bound)
-      ? Effect.void
-      : Effect.fail(oauthFailure("invalid_target", `this grant is bound to ${bound}`))
-  }
-
-  const refresh = (client: OAuthClient, form: URLSearchParams) =>
-    Effect.gen(function*() {
-      if (!client.metadata.grant_types.includes("refresh_token")) {
-        return yield* oauthFailure("unauthorized_client", "the client did not register the refresh_token grant")
-      }
-      const presented = parseSecret(Prefix.refresh, form.get("refresh_token") ?? "")
-      const invalid = oauthFailure("invalid_grant", "the refresh token is not valid")
-      if (presented === undefined) return yield* invalid
-      const requestedScopes = (form.get("scope") ?? "").split(" ").filter((scope) => scope !== "")
-      type Outcome = readonly [Either.Either<TokenResponse, OAuthFailure>, OAuthDocument]
-      const outcome = yield* store.update((document): Outcome => {
-        const now = Date.now()
-        const token = Object.hasOwn(document.refreshTokens, presented.id)
-          ? document.refreshTokens[presented.id]
-          : undefined
-        const grant = token === undefined ? undefined : document.grants[token.grantId]
-        if (
-          token === undefined || grant === undefined || !secretMatches(presented.secret, token.secretHash) ||
-          grant.clientId !== client.clientId || grant.revokedAt !== undefined || token.expiresAt <= now
-        ) return [Either.left(invalid), document] as const
-        if (token.rotatedAt !== undefined) {
-          // RFC 9700 §4.14.2: a rotated refresh token came back, so one of its holders is not the client
-          const revoked = revokeGrants(document, new Set([grant.id]), "refresh token reused", now)
-          return [Either.left(oauthFailure("invalid_grant", "the refresh token was already used")), revoked] as const
-        }
-        if (!requestedScopes.every((scope) => grant.scopes.includes(scope))) {
-          return [
-            Either.left(oauthFailure("invalid_scope", "a refresh cannot widen the granted scope")),
-            document
-          ] as const
-        }
-        const requestedResources = form.getAll("resource")
-        if (requestedResources.some((value) => value !== grant.resource) || requestedResources.length > 1) {
-          return [
-            Either.left(oauthFailure("invalid_target", `this grant is bound to ${grant.resource}`)),
-            document
-          ] as const
-        }
-        const rotated = {
-          ...document,
-          grants: { ...document.grants, [grant.id]: { ...grant, refreshedAt: now } },
-          refreshTokens: { ...document.refreshTokens, [presented.id]: { ...token, rotatedAt: now } }
-        }
-        const [response, next] = issueTokens(prune(rotated, now), grant, true, now)
-        return [Either.right(response), next] as const
-      }).pipe(Effect.mapError(storeFailure))
-      return yield* outcome
-    })
-
   const token: OAuthServerShape["token"] = (form, request) =>
     Effect.gen(function*() {
       const document = yield* store.current
       const client = yield* authenticateClient(form, request.authorization, clientFinder(document))
       const grantType = form.get("grant_type")
-      if (grantType === "authorization_code") return yield* exchangeCode(client, form, request.userAgent)
-      if (grantType === "refresh_token") return yield* refresh(client, form)
+      if (grantType === "authorization_code") return yield* grants.exchangeCode(client, form, request.userAgent)
+      if (grantType === "refresh_token") return yield* grants.refresh(client, form)
       return yield* oauthFailure(
         grantType === null ? "invalid_request" : "unsupported_grant_type",
         "grant_type must be authorization_code or refresh_token"
@@ -325,7 +216,7 @@ export const make = Effect.gen(function*() {
         }
         const { [presented.id]: _revoked, ...accessTokens } = latest.accessTokens
         return [undefined, { ...latest, accessTokens }] as const
-      }).pipe(Effect.mapError(storeFailure))
+      }).pipe(Effect.catchTag("StoreError", unavailable))
     })
 
   const resolveAccessToken: OAuthServerShape["resolveAccessToken"] = (bearer) => {
@@ -392,9 +283,6 @@ export const make = Effect.gen(function*() {
     revokeClient
   } satisfies OAuthServerShape
 })
-
-const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
-  value === undefined ? {} : { [key]: value } as { [P in K]: V }
 
 export const layer: Layer.Layer<OAuthServer, StoreError, AppConfig | UserDirectory> = Layer.scoped(OAuthServer, make)
 
