@@ -10,7 +10,7 @@ import { RateLimiter } from "../services/RateLimiter.ts"
 import { conditional, withHeaders } from "./middleware/Caching.ts"
 import { finishError, withProblems } from "./middleware/Problems.ts"
 import { withRateLimit } from "./middleware/RateLimit.ts"
-import { pathOf, requestIdFrom, type RequestInfo } from "./middleware/RequestInfo.ts"
+import { pathOf, requestIdFrom, type RequestInfo, routedPath } from "./middleware/RequestInfo.ts"
 import * as ResponseCache from "./middleware/ResponseCache.ts"
 import { RouteCatalog } from "./RouteCatalog.ts"
 
@@ -46,6 +46,7 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
           id,
           method: request.method,
           path,
+          routedPath: routedPath(request.url),
           route,
           allow,
           request,
@@ -71,7 +72,7 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
             return withHeaders(finishError(problem, info, baseUrl), info)
           }
         })
-        const gate = policy.check(path, request.headers["authorization"])
+        const gate = policy.check(info.routedPath, request.headers["authorization"])
         const admitted = gate === undefined ? limited : Effect.flatMap(gate, (denied) =>
           denied === undefined
             ? limited

@@ -21,7 +21,8 @@ export interface AccessPolicyShape {
    * paths and cache hits pay nothing; otherwise an effect that yields a denial or `undefined`.
    */
   readonly check: (
-    path: string,
+    /** The path as the router matches it (lower-cased, decoded: see `routedPath`). */
+    routedPath: string,
     authorization: string | undefined
   ) => Effect.Effect<AccessDenied | undefined> | undefined
   /** Fields the service index adds to describe access (`host`, `auth`). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "@effect/vitest"
 import { Option } from "effect"
 import { SignJWT } from "jose"
+import { request } from "node:http"
 import { startFakeUpstream } from "../support/FakeUpstream.ts"
 import { newDataDir } from "../support/OAuthDriver.ts"
 import { audience, enclaveConfig, issuer, makeIssuer, unsecured } from "../support/ServiceTokens.ts"
@@ -51,6 +52,31 @@ describe("enclave deployment", () => {
         instance: response.headers.get("x-request-id")
       })
     }
+  })
+
+  it("guards every spelling of a path that the router would still route", async () => {
+    const { port } = new URL(server.url)
+    const status = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = request({ host: "127.0.0.1", port, path, method: "GET" }, (response) => {
+          response.resume()
+          resolve(response.statusCode!)
+        })
+        sent.on("error", reject)
+        sent.end()
+      })
+    for (
+      const path of [
+        "/API/regulatory-status",
+        "//api/regulatory-status",
+        "/%61pi/regulatory-status",
+        "/api/regulatory-status/",
+        "/api/regulatory-status;x=1",
+        "/%73kills",
+        "/Skills/svc-classify",
+        `http://127.0.0.1:${port}/api/regulatory-status`
+      ]
+    ) expect(await status(path), path).toBe(401)
   })
 
   it("serves the regulatory data to a valid service JWT", async () => {

@@ -41,6 +41,14 @@ describe("principals on the REST surfaces", () => {
     }
   })
 
+  it("counts other spellings of a limited path against the anonymous budget", async () => {
+    for (const path of ["/API/regulatory-status", "//api/regulatory-status", "/%61pi/regulatory-status"]) {
+      const response = await get(publicServer, path, undefined)
+      expect(response.status, path).toBe(200)
+      expect(response.headers.get("ratelimit-limit"), path).toBe("120")
+    }
+  })
+
   it("accepts only the service JWT on the enclave's guarded paths", async () => {
     for (const [who, bearer] of Object.entries(bearers)) {
       const response = await get(enclave, "/api/regulatory-status", bearer)

@@ -43,7 +43,7 @@ export const withRateLimit = <E, R>(
     readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
   }
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
-  if (limiter.limit === 0 || !limitedPath(info.path)) return app
+  if (limiter.limit === 0 || !limitedPath(info.routedPath)) return app
   return Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
     if (key === undefined) return app
     return limiter.consume(key).pipe(

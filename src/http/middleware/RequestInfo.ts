@@ -6,6 +6,8 @@ export interface RequestInfo {
   readonly id: string
   readonly method: string
   readonly path: string
+  /** The path as the router matches it (see `routedPath`): what access and rate-limit rules test. */
+  readonly routedPath: string
   readonly route: RouteDescriptor | undefined
   readonly allow: ReadonlyArray<string>
   readonly request: HttpServerRequest.HttpServerRequest
@@ -27,4 +29,24 @@ export const requestIdFrom = (headers: Readonly<Record<string, string | undefine
 export const pathOf = (url: string): string => {
   const q = url.indexOf("?")
   return q === -1 ? url : url.slice(0, q)
+}
+
+/**
+ * The path the way the router (find-my-way with its defaults) matches it: an absolute-form target
+ * reduced to its path, duplicate slashes merged, cut at `?`, `;` or `#`, percent-decoded, without a
+ * trailing slash, lower-cased. Rules keyed on path prefixes must test this form, or `/API/x`,
+ * `//api/x` and `/%61pi/x` would reach a route the rule was meant to cover.
+ */
+export const routedPath = (url: string): string => {
+  let path = url.charCodeAt(0) === 47 ? url : url.replace(/^https?:\/\/.*?\//, "/")
+  path = path.replace(/\/\/+/g, "/")
+  const end = path.search(/[?;#]/)
+  if (end !== -1) path = path.slice(0, end)
+  try {
+    path = decodeURI(path)
+  } catch {
+    // malformed escapes: the router matches no route either
+  }
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1)
+  return path.toLowerCase()
 }
