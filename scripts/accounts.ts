@@ -12,7 +12,7 @@
  * Safe next to a running server: writes take the store's file lock, and the server picks changes
  * up within a second.
  */
-import { Effect, Layer, Option } from "effect"
+import { Cause, Effect, Layer, Option } from "effect"
 import type { Tier } from "../src/domain/Principal.ts"
 import * as AppConfig from "../src/services/AppConfig.ts"
 import * as OAuth from "../src/services/OAuthServer.ts"
@@ -127,11 +127,7 @@ Effect.runPromiseExit(
   Effect.scoped(program(process.argv.slice(2))).pipe(Effect.provide(Layer.orDie(AppConfig.layer)))
 ).then((exit) => {
   if (exit._tag === "Success") process.exit(0)
-  const failure = exit.cause._tag === "Die"
-    ? exit.cause.defect
-    : exit.cause._tag === "Fail"
-    ? exit.cause.error
-    : exit.cause
+  const failure = Cause.squash(exit.cause)
   console.error(failure instanceof UsageError ? failure.message : failure)
   process.exit(failure instanceof UsageError ? 2 : 1)
 })

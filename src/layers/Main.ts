@@ -18,18 +18,16 @@ export const forRuntime = <E, R>(app: Layer.Layer<never, E, R>, runtime: string)
     Layer.provide(HttpServer.layerContext)
   )
 
-type AppOf<L> = L extends Layer.Layer<never, infer E, infer R> ? { readonly error: E; readonly requires: R } : never
-type Deployments = AppOf<typeof PublicApp> | AppOf<typeof EnclaveApp>
+type DeploymentLayer = Layer.Layer<
+  Layer.Layer.Success<typeof PublicApp>,
+  Layer.Layer.Error<typeof PublicApp> | Layer.Layer.Error<typeof EnclaveApp>,
+  Layer.Layer.Context<typeof PublicApp> | Layer.Layer.Context<typeof EnclaveApp>
+>
 
 /** The deployment `DEPLOYMENT` names: the only place the two are told apart. */
-export const DeploymentApp: Layer.Layer<never, Deployments["error"], Deployments["requires"] | AppConfig> = Layer
-  .unwrapEffect(
-    Effect.map(
-      AppConfig,
-      (config): Layer.Layer<never, Deployments["error"], Deployments["requires"]> =>
-        config.deployment === "enclave" ? EnclaveApp : PublicApp
-    )
-  )
+export const DeploymentApp = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config): DeploymentLayer => config.deployment === "enclave" ? EnclaveApp : PublicApp)
+)
 
 /** The configured deployment for a runtime adapter. */
 export const appLayer = (runtime: string) => forRuntime(DeploymentApp, runtime)
