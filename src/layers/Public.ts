@@ -2,6 +2,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
+import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 
@@ -10,8 +11,9 @@ export const SharedServices = Layer.mergeAll(
   RateLimiter.layer,
   EcfrReachability.layer,
   RouteCatalogLive,
-  DataGeneration.layer
+  Ecfr.layer
 ).pipe(
+  Layer.provideMerge(DataGeneration.layer),
   Layer.provide(FetchHttpClient.layer)
 )
 
