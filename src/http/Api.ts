@@ -15,7 +15,10 @@ const annotations = () =>
 
 const description = "Citable access to U.S. export-control regulations (EAR 15 CFR 730-774, ITAR 22 CFR 121): " +
   "eCFR mirror, ECCN and Country Chart answers, screening, enforcement, research, skills and MCP. " +
-  "Not legal advice: screening matches are for human adjudication."
+  "Not legal advice: screening matches are for human adjudication. " +
+  "Regulatory data comes from stored eCFR snapshots; when eCFR cannot be reached and an older snapshot answers, " +
+  "the response carries `X-Data-Stale: true; fetched-at=<ISO time>; issue-date=<YYYY-MM-DD>`, and every eCFR " +
+  "response names its eCFR issue in `X-Ecfr-Issue-Date`."
 
 /** The full REST surface served by the app. */
 export class Api extends HttpApi.make("export-compliance-data-service")

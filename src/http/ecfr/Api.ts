@@ -52,8 +52,14 @@ const staleNote = "When eCFR cannot be reached and a stored snapshot answers, th
   "`X-Data-Stale: true; fetched-at=<ISO time>; issue-date=<YYYY-MM-DD>`. Every response names the eCFR issue " +
   "it comes from in `X-Ecfr-Issue-Date`. 503 only when nothing is stored for the part."
 
-const Html = HttpApiSchema.Text({ contentType: "text/html" })
-const Plain = HttpApiSchema.Text({ contentType: "text/plain" })
+const Html = HttpApiSchema.Text({ contentType: "text/html" }).annotations({
+  description: "The section (heading and body) as a sanitized HTML fragment: a fixed set of tags, no scripts, " +
+    "no links, no inline styles"
+})
+const Plain = HttpApiSchema.Text({ contentType: "text/plain" }).annotations({
+  description: "The section as readable text: heading, blank line, paragraphs separated by blank lines, tables as " +
+    "`|`-separated rows, superscripts (footnote marks, exponents) as `^x`"
+})
 
 export class EcfrGroup extends HttpApiGroup.make("ecfr", { topLevel: true })
   .add(

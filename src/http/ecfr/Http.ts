@@ -43,7 +43,7 @@ const json = <A extends object, I>(schema: Schema.Schema<A, I>) => {
 const titleOf = (part: number) => supportedParts.find((p) => p.part === part)!.title
 
 const partOf = (value: string): Effect.Effect<SupportedPartNumber, UnsupportedPart> => {
-  const n = /^\d{1,4}$/.test(value) ? Number(value) : NaN
+  const n = /^[1-9]\d{0,3}$/.test(value) ? Number(value) : NaN
   return isSupportedPart(n) ? Effect.succeed(n) : Effect.fail(UnsupportedPart.of(value))
 }
 

@@ -25,6 +25,10 @@ export const storeDirectory = (config: AppConfigShape) => join(config.dataDir, "
 export const upstreamClient = (config: AppConfigShape) =>
   Upstream.make({ name: "ecfr", baseUrl: config.ecfrBaseUrl, timeout: "20 seconds" })
 
+/** Search has its own circuit breaker: its outages must not stop snapshot refreshes, nor the reverse. */
+const searchClient = (config: AppConfigShape) =>
+  Upstream.make({ name: "ecfr-search", baseUrl: config.ecfrBaseUrl, timeout: "15 seconds", retries: 1 })
+
 /** Downloads the given parts again, two at a time, reporting each outcome. */
 export const refreshAll = (
   mirror: Mirror.Mirror,
@@ -53,7 +57,7 @@ const cursorSecret = (store: SnapshotStore) =>
 const build = (
   archive: EcfrArchive,
   store: SnapshotStore,
-  client: Upstream.UpstreamClient,
+  search: Upstream.UpstreamClient,
   options?: Mirror.MirrorOptions
 ) =>
   Effect.gen(function*() {
@@ -74,7 +78,7 @@ const build = (
         parts: yield* mirror.report
       }
     })
-    return { ...Source.make({ mirror, client, codec }), cacheReport } satisfies EcfrSourceShape
+    return { ...Source.make({ mirror, search, codec }), cacheReport } satisfies EcfrSourceShape
   })
 
 /** The live mirror: the eCFR API at `ECFR_BASE_URL`, snapshots under `DATA_DIR/ecfr`. */
@@ -83,8 +87,8 @@ export const layer: Layer.Layer<EcfrSource, never, AppConfig | HttpClient.HttpCl
     EcfrSource,
     Effect.gen(function*() {
       const config = yield* AppConfig
-      const client = yield* upstreamClient(config)
-      return yield* build(httpArchive(client), fileStore(storeDirectory(config)), client)
+      const archive = httpArchive(yield* upstreamClient(config))
+      return yield* build(archive, fileStore(storeDirectory(config)), yield* searchClient(config))
     })
   )
 
@@ -100,7 +104,7 @@ export const layerFromDirectory = (
   Layer.scoped(
     EcfrSource,
     Effect.gen(function*() {
-      const client = yield* upstreamClient(yield* AppConfig)
-      return yield* build(directoryArchive(directory), memoryStore(), client, options)
+      const search = yield* searchClient(yield* AppConfig)
+      return yield* build(directoryArchive(directory), memoryStore(), search, options)
     })
   )

@@ -98,9 +98,7 @@ export const make = (deps: { readonly client: UpstreamClient; readonly codec: Cu
           order: "relevance",
           page: position.page,
           per_page: position.perPage
-        },
-        timeout: "15 seconds",
-        retries: 1
+        }
       })
       const results = response.results.flatMap((wire) => {
         const result = wire.removed === true ? undefined : toResult(wire)

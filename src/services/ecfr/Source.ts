@@ -64,11 +64,11 @@ const map = <A, B>(served: Served<A>, f: (value: A) => B): Served<B> => ({ ...se
 /** The EcfrSource operations over a mirror of the parts and eCFR search. */
 export const make = (deps: {
   readonly mirror: Mirror
-  readonly client: UpstreamClient
+  readonly search: UpstreamClient
   readonly codec: CursorCodec
 }): Omit<EcfrSourceShape, "cacheReport"> => {
   const { mirror } = deps
-  const search = Search.make(deps)
+  const search = Search.make({ client: deps.search, codec: deps.codec })
   const served = <A>(part: number, f: (snapshot: Snapshot) => A) => Effect.map(mirror.get(part), (s) => map(s, f))
   return {
     partXml: (part) => served(part, (s) => s.xml),
