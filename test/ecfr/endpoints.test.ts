@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { get, type IncomingHttpHeaders } from "node:http"
+import { gunzipSync } from "node:zlib"
 import { ecfrRoutes, tempDataDir } from "../support/EcfrFake.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { type RunningServer, startServer } from "../support/TestServer.ts"
@@ -58,6 +60,28 @@ describe("regulatory data endpoints", () => {
       content: expect.stringContaining("(a) Scope. Placeholder paragraph written for the tests.")
     })
     expect(body.sections.map((s: any) => s.identifier)).toContain("Supplement No. 3 to Part 740")
+  })
+
+  it("sends large bodies gzip-encoded to clients that accept it, identical once decoded", async () => {
+    const raw = (acceptEncoding: string) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        get(`${server.url}/api/ecfr/740/sections`, { headers: { "accept-encoding": acceptEncoding } }, (response) => {
+          const chunks: Array<Buffer> = []
+          response.on("data", (chunk) => chunks.push(chunk))
+          response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }))
+        }).on("error", reject)
+      })
+    const zipped = await raw("gzip, deflate, br")
+    const plain = await raw("identity")
+    const refused = await raw("gzip;q=0, *")
+    expect(zipped.headers["content-encoding"]).toBe("gzip")
+    expect(zipped.headers["vary"]).toBe("accept-encoding")
+    expect(plain.headers["content-encoding"]).toBeUndefined()
+    expect(refused.headers["content-encoding"]).toBeUndefined()
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true)
+    expect(zipped.body.byteLength).toBeLessThan(plain.body.byteLength)
+    expect(zipped.headers["etag"]).not.toBe(plain.headers["etag"])
+    expect(JSON.parse(plain.body.toString("utf8")).count).toBe(5)
   })
 
   it("GET /api/ecfr/{part}/text/{section} answers a sanitized HTML fragment", async () => {
@@ -171,6 +195,8 @@ describe("regulatory data endpoints", () => {
         ["/api/ecfr/740/search?q=x&per_page=21", "per_page"],
         ["/api/ecfr/740/search?q=x&per_page=0", "per_page"],
         ["/api/ecfr/740/search?q=x&page=0", "page"],
+        ["/api/ecfr/740/search?q=x&page=10001", "page"],
+        ["/api/ecfr/740/search?q=x&page=600&per_page=20", "page"],
         ["/api/ecfr/search?q=x&title=16", "title"],
         ["/api/ecfr/search", "q"]
       ]

@@ -1,16 +1,23 @@
-import { describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { readPartDocument } from "../../src/services/ecfr/PartDocument.ts"
+import { type PartDocument, readPartDocument as readPart } from "../../src/services/ecfr/PartDocument.ts"
 import { findPartNode, latestVersions } from "../../src/services/ecfr/Wire.ts"
 import { XmlSyntaxError } from "../../src/services/ecfr/Xml.ts"
 import { ecfrFixtures } from "../support/EcfrFake.ts"
+import { syntheticPartXml } from "../support/EcfrSynthetic.ts"
 
 const fixture = (path: string) => readFileSync(join(ecfrFixtures, path), "utf8")
+const readPartDocument = (xml: string, part: number) => Effect.runPromise(readPart(xml, part))
+const readFailure = (xml: string, part: number) => Effect.runPromise(Effect.flip(readPart(xml, part)))
 const shared = join(import.meta.dirname, "../../../shared/data/ecfr")
 
 describe("eCFR part XML", () => {
-  const part740 = readPartDocument(fixture("title-15/part-740.xml"), 740)
+  let part740: PartDocument
+  beforeAll(async () => {
+    part740 = await readPartDocument(fixture("title-15/part-740.xml"), 740)
+  })
   const section = (id: string) => part740.sections.find((s) => s.identifier === id)!
 
   it("finds sections inside subparts and supplements after them, in document order", () => {
@@ -26,8 +33,8 @@ describe("eCFR part XML", () => {
     expect(section("Supplement No. 1 to Part 740").label).toBe("Supplement No. 1 to Part 740—Country Groups")
   })
 
-  it("reads sections inside subject groups and marks reserved ones", () => {
-    const part121 = readPartDocument(fixture("title-22/part-121.xml"), 121)
+  it("reads sections inside subject groups and marks reserved ones", async () => {
+    const part121 = await readPartDocument(fixture("title-22/part-121.xml"), 121)
     expect(part121.sections.map((s) => [s.identifier, s.reserved])).toEqual([
       ["121.0", false],
       ["121.1", false],
@@ -66,12 +73,12 @@ describe("eCFR part XML", () => {
     expect(section("740.1").plain).toContain("“emphasized” term, an italic run, a bold run")
   })
 
-  it("keeps no active content or attributes from hostile markup", () => {
+  it("keeps no active content or attributes from hostile markup", async () => {
     const xml = `<DIV5 N="740" TYPE="PART"><DIV8 N="740.1" TYPE="SECTION"><HEAD>§ 740.1 Test.</HEAD>
       <P onclick="steal()">Text &lt;b&gt; <script>alert(1)</script><a href="javascript:alert(2)">link</a>
       <img src="x" onerror="alert(3)"/><STYLE>p { color: red }</STYLE><iframe src="https://example.invalid"/></P>
       <TABLE><TR><TD colspan="2&quot; onmouseover=&quot;x" rowspan="3">cell</TD></TR></TABLE></DIV8></DIV5>`
-    const [only] = readPartDocument(xml, 740).sections
+    const [only] = (await readPartDocument(xml, 740)).sections
     expect(only!.html).not.toMatch(
       /<script|<a\b|<img|<iframe|<style|onclick|onerror|onmouseover|javascript:|color: red/
     )
@@ -80,25 +87,52 @@ describe("eCFR part XML", () => {
     expect(only!.plain).not.toContain("alert(1)")
   })
 
-  it("rejects truncated XML, another part, and parts without sections", () => {
+  it("rejects truncated XML, another part, and parts without sections", async () => {
     const xml = fixture("title-15/part-740.xml")
-    expect(() => readPartDocument(xml.slice(0, xml.length / 2), 740)).toThrow(XmlSyntaxError)
-    expect(() => readPartDocument(xml, 774)).toThrow(/no DIV5 for part 774/)
-    expect(() => readPartDocument(`<DIV5 N="740" TYPE="PART"><HEAD>x</HEAD></DIV5>`, 740)).toThrow(/no sections/)
-    expect(() => readPartDocument("not xml at all", 740)).toThrow(XmlSyntaxError)
+    const failures = await Promise.all([
+      readFailure(xml.slice(0, xml.length / 2), 740),
+      readFailure(xml, 774),
+      readFailure(`<DIV5 N="740" TYPE="PART"><HEAD>x</HEAD></DIV5>`, 740),
+      readFailure("not xml at all", 740),
+      readFailure(
+        `<DIV5 N="740"><DIV8 N="740.1"><HEAD>a</HEAD></DIV8><DIV8 N="740.1"><HEAD>b</HEAD></DIV8></DIV5>`,
+        740
+      )
+    ])
+    for (const failure of failures) expect(failure).toBeInstanceOf(XmlSyntaxError)
+    expect(failures.map((f) => f.message)).toEqual([
+      expect.stringMatching(/^malformed XML: /),
+      "the document has no DIV5 for part 774",
+      "part 740 has no sections",
+      expect.stringMatching(/^malformed XML: /),
+      "part 740 repeats 740.1"
+    ])
   })
 
-  it("reads the real eCFR part and section samples when they are present", (context) => {
+  it("parses a large part in slices, letting timers run in between", async () => {
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 1)
+    const part = await readPartDocument(syntheticPartXml(774, 2_000_000), 774).finally(() => clearInterval(timer))
+    expect(part.sections.map((s) => s.identifier).slice(0, 3)).toEqual([
+      "774.1",
+      "774.2",
+      "Supplement No. 1 to Part 774"
+    ])
+    expect(part.sections[2]!.plain.length).toBeGreaterThan(1_000_000)
+    expect(ticks).toBeGreaterThan(5)
+  })
+
+  it("reads the real eCFR part and section samples when they are present", async (context) => {
     if (!existsSync(shared)) {
       console.log(`skipped: ${shared} is absent`)
       return context.skip()
     }
-    const part = readPartDocument(readFileSync(join(shared, "api-samples/part_1_2.xml"), "utf8"), 2)
+    const part = await readPartDocument(readFileSync(join(shared, "api-samples/part_1_2.xml"), "utf8"), 2)
     expect(part.heading).toBe("PART 2—GENERAL INFORMATION")
     expect(part.sections[0]!.label).toBe("§ 2.1 Scope and purpose.")
     expect(part.sections.find((s) => s.identifier === "2.3")!.plain).toContain("[37 FR 23603, Nov. 4, 1972")
     const appendix = readFileSync(join(shared, "api-samples/appendix_40_261_I.xml"), "utf8")
-    expect(() => readPartDocument(appendix, 261)).toThrow(/no DIV5/)
+    expect((await readFailure(appendix, 261)).message).toMatch(/no DIV5/)
   })
 })
 

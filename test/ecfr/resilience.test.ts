@@ -151,4 +151,19 @@ describe("eCFR mirror resilience", () => {
     expect(updated.headers.get("x-ecfr-issue-date")).toBe("2026-11-19")
     expect(updated.headers.get("x-data-stale")).toBeNull()
   })
+
+  it("moves an unchanged part to a new issue date without serving the old date", async () => {
+    const fake = await fakeUpstream()
+    const dataDir = await agedStore(fake)
+    newIssue(fake, xml740)
+    const started = await server(fake, dataDir)
+    await started.get("/api/ecfr/740/sections")
+    await eventually(async () => {
+      const response = await started.get("/api/ecfr/740/sections")
+      await response.arrayBuffer()
+      return response.headers.get("x-ecfr-issue-date") === "2026-11-19" ? true : undefined
+    })
+    const meta = await (await started.get("/api/ecfr/meta")).json()
+    expect(meta.cache.parts.find((p: any) => p.part === 740)).toMatchObject({ state: "fresh", issueDate: "2026-11-19" })
+  })
 })

@@ -31,7 +31,9 @@ const searchParams = {
     description: "Search terms (required, at most 500 characters)"
   }),
   page: Schema.optionalWith(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)).annotations({ description: "Page, from 1" }),
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)).annotations({
+      description: "Page, from 1 (eCFR search stops at 10,000 results)"
+    }),
     { default: () => 1 }
   ),
   per_page: Schema.optionalWith(

@@ -1,44 +1,13 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Effect, Schema } from "effect"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
 import { type CfrSection, CfrTreeNode, SectionsPayload, UnsupportedPart, VersionsPayload } from "../../domain/Cfr.ts"
 import { isSupportedPart, type SupportedPartNumber, supportedParts } from "../../domain/Service.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { refreshSchedule } from "../../services/ecfr/Live.ts"
 import { sectionFragment, sectionPlainText } from "../../services/ecfr/SectionText.ts"
-import { EcfrSource, type Served } from "../../services/EcfrSource.ts"
+import { EcfrSource } from "../../services/EcfrSource.ts"
 import { Api } from "../Api.ts"
-import { weakEtag } from "../middleware/Caching.ts"
-
-const encoder = new TextEncoder()
-
-interface Prebuilt {
-  readonly body: Uint8Array
-  readonly etag: string
-}
-
-/**
- * One encoding of served values, built once per value: snapshot values are the same objects until
- * their part changes, so the bytes (and validator) of a large part are computed once per version.
- */
-const representation = <A extends object>(contentType: string, render: (value: A) => string) => {
-  const built = new WeakMap<A, Prebuilt>()
-  return (served: Served<A>): HttpServerResponse.HttpServerResponse => {
-    let prebuilt = built.get(served.value)
-    if (prebuilt === undefined) {
-      const body = encoder.encode(render(served.value))
-      prebuilt = { body, etag: weakEtag(body) }
-      built.set(served.value, prebuilt)
-    }
-    const headers: Record<string, string> = { etag: prebuilt.etag, "x-ecfr-issue-date": served.issueDate }
-    if (served.stale) headers["x-data-stale"] = `true; fetched-at=${served.fetchedAt}; issue-date=${served.issueDate}`
-    return HttpServerResponse.uint8Array(prebuilt.body, { contentType, headers })
-  }
-}
-
-const json = <A extends object, I>(schema: Schema.Schema<A, I>) => {
-  const encode = Schema.encodeSync(schema)
-  return representation<A>("application/json", (value) => JSON.stringify(encode(value)))
-}
+import { json, representation } from "./Prebuilt.ts"
 
 const titleOf = (part: number) => supportedParts.find((p) => p.part === part)!.title
 
@@ -72,26 +41,33 @@ export const EcfrHttpLive = HttpApiBuilder.group(Api, "ecfr", (handlers) =>
           refreshSchedule,
           source: config.ecfrBaseUrl
         })))
-      .handle("part", ({ path }) =>
-        partOf(path.part).pipe(Effect.flatMap(source.structure), Effect.map(structureJson)))
-      .handle(
-        "sections",
-        ({ path }) => partOf(path.part).pipe(Effect.flatMap(source.sections), Effect.map(sectionsJson))
-      )
-      .handle(
-        "versions",
-        ({ path }) => partOf(path.part).pipe(Effect.flatMap(source.versions), Effect.map(versionsJson))
-      )
-      .handle(
-        "text",
-        ({ path }) =>
-          partOf(path.part).pipe(Effect.flatMap((part) => source.section(part, path.section)), Effect.map(html))
-      )
-      .handle(
-        "plain",
-        ({ path }) =>
-          partOf(path.part).pipe(Effect.flatMap((part) => source.section(part, path.section)), Effect.map(plain))
-      )
+      .handle("part", ({ path, request }) =>
+        partOf(path.part).pipe(
+          Effect.flatMap(source.structure),
+          Effect.map((served) =>
+            structureJson(served, request.headers["accept-encoding"])
+          )
+        ))
+      .handle("sections", ({ path, request }) =>
+        partOf(path.part).pipe(
+          Effect.flatMap(source.sections),
+          Effect.map((served) => sectionsJson(served, request.headers["accept-encoding"]))
+        ))
+      .handle("versions", ({ path, request }) =>
+        partOf(path.part).pipe(
+          Effect.flatMap(source.versions),
+          Effect.map((served) => versionsJson(served, request.headers["accept-encoding"]))
+        ))
+      .handle("text", ({ path, request }) =>
+        partOf(path.part).pipe(
+          Effect.flatMap((part) => source.section(part, path.section)),
+          Effect.map((served) => html(served, request.headers["accept-encoding"]))
+        ))
+      .handle("plain", ({ path, request }) =>
+        partOf(path.part).pipe(
+          Effect.flatMap((part) => source.section(part, path.section)),
+          Effect.map((served) => plain(served, request.headers["accept-encoding"]))
+        ))
       .handle("searchPart", ({ path, urlParams }) =>
         partOf(path.part).pipe(Effect.flatMap((part) =>
           source.searchPart(part, {

@@ -1,6 +1,7 @@
 import type { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import type { DataGenerationShape } from "../../services/DataGeneration.ts"
+import { acceptsGzip } from "./Encoding.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
 interface Entry {
@@ -23,7 +24,8 @@ export const defaultOptions: ResponseCacheOptions = {
 }
 
 /**
- * A per-process microcache of successful anonymous GET responses, keyed by URL and `Accept`.
+ * A per-process microcache of successful anonymous GET responses, keyed by URL, `Accept` and whether
+ * the client takes gzip (some routes send precompressed bodies).
  * Entries die after a short TTL or as soon as any data service reports new content, so a hit is
  * never older than the data behind it; requests with credentials always reach their handler.
  */
@@ -58,7 +60,8 @@ export const make = (generation: DataGenerationShape, options: ResponseCacheOpti
         route === undefined || route.cachePolicy === "no-store" || info.method !== "GET" ||
         info.request.headers["authorization"] !== undefined
       ) return app
-      const key = `${info.request.url}\n${info.request.headers["accept"] ?? ""}`
+      const headers = info.request.headers
+      const key = `${info.request.url}\n${headers["accept"] ?? ""}\n${acceptsGzip(headers["accept-encoding"])}`
       const hit = entries.get(key)
       if (hit !== undefined) {
         if (hit.expiresAt > Date.now() && hit.generation === generation.current()) return Effect.succeed(hit.response)

@@ -9,7 +9,6 @@ import { decodeFailure, type EcfrArchive } from "./Archive.ts"
 import * as SingleFlight from "./SingleFlight.ts"
 import { buildSnapshot, type Snapshot } from "./Snapshot.ts"
 import type { SnapshotStore, StoredMeta } from "./SnapshotStore.ts"
-import { XmlSyntaxError } from "./Xml.ts"
 
 export interface MirrorOptions {
   /** How long a snapshot counts as current after the upstream last confirmed it. */
@@ -122,12 +121,16 @@ export const make = (deps: {
           archive.partXml(title, date, part),
           archive.versions(title, part)
         ], { concurrency: 3 })
-        const snapshot = yield* Effect.try({
-          try: () => buildSnapshot({ info: slot.info, issueDate: date, fetchedAt: iso(now), structure, xml, versions }),
-          catch: (error) =>
-            decodeFailure(archive.name, error instanceof XmlSyntaxError ? error.message : "unreadable part XML")
-        })
-        if (snapshot.contentHash === slot.snapshot?.contentHash) {
+        const snapshot = yield* buildSnapshot({
+          info: slot.info,
+          issueDate: date,
+          fetchedAt: iso(now),
+          structure,
+          xml,
+          versions
+        }).pipe(Effect.mapError((error) => decodeFailure(archive.name, error.message)))
+        const sameContent = snapshot.contentHash === slot.snapshot?.contentHash
+        if (sameContent && snapshot.issueDate === slot.snapshot?.issueDate) {
           yield* confirm(slot, now)
           return "unchanged" as const
         }
@@ -143,7 +146,9 @@ export const make = (deps: {
         yield* confirm(slot, now)
         yield* generation.bump
         yield* Effect.logInfo("eCFR part mirrored", { part, issueDate: date, sections: snapshot.sections.length })
-        return "updated" as const
+        // a new issue of the title that leaves this part as it was still replaces the snapshot: the
+        // issue date it is served under must be the current one
+        return sameContent ? "unchanged" as const : "updated" as const
       }).pipe(
         Effect.tapError((error) =>
           Effect.gen(function*() {

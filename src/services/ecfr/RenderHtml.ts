@@ -64,12 +64,19 @@ const render = (node: XmlNode, out: Array<string>): void => {
 }
 
 /**
- * An HTML fragment of eCFR body elements. It is sanitized by construction: every element becomes
- * one of a fixed set of tags whose only attributes are fixed class names and validated spans, text
- * is escaped, and elements that can carry active content are dropped with their content.
+ * Builds an HTML fragment of eCFR body elements, one node at a time. It is sanitized by
+ * construction: every element becomes one of a fixed set of tags whose only attributes are fixed
+ * class names and validated spans, text is escaped, and elements that can carry active content are
+ * dropped with their content.
  */
-export const toHtml = (nodes: ReadonlyArray<XmlNode>): string => {
-  const out: Array<string> = []
-  for (const node of nodes) render(node, out)
-  return out.join("").replace(/\n\s*\n/g, "\n").trim()
+export class HtmlWriter {
+  private readonly out: Array<string> = []
+
+  write(node: XmlNode): void {
+    render(node, this.out)
+  }
+
+  finish(): string {
+    return this.out.join("").replace(/\n\s*\n/g, "\n").trim()
+  }
 }

@@ -96,11 +96,16 @@ const tableText = (table: XmlElement): string => {
   return lines.join("\n")
 }
 
-class PlainWriter {
-  readonly paragraphs: Array<string> = []
+/**
+ * Builds clean readable text of eCFR body elements, one node at a time: one paragraph per block
+ * separated by blank lines, whitespace collapsed, tables as pipe-separated rows, superscripts
+ * (footnote marks, exponents) as `^x`.
+ */
+export class PlainWriter {
+  private readonly paragraphs: Array<string> = []
   private buffer: Array<string> = []
 
-  flush() {
+  private flush() {
     if (this.buffer.length === 0) return
     const text = this.buffer.join("").split("\n").map(squash).filter((line) => line !== "").join("\n")
     this.buffer = []
@@ -127,9 +132,11 @@ class PlainWriter {
         this.paragraphs.push(tableText(node))
         return
       case "inline":
-      case "transparent":
       case "cell":
         this.buffer.push(inlineText(node))
+        return
+      case "transparent":
+        for (const child of node.children) this.write(child)
         return
       default:
         this.flush()
@@ -137,15 +144,9 @@ class PlainWriter {
         this.flush()
     }
   }
-}
 
-/**
- * Clean readable text of eCFR body elements: one paragraph per block separated by blank lines,
- * whitespace collapsed, tables as pipe-separated rows, superscripts (footnote marks, exponents) as `^x`.
- */
-export const toPlain = (nodes: ReadonlyArray<XmlNode>): string => {
-  const writer = new PlainWriter()
-  for (const node of nodes) writer.write(node)
-  writer.flush()
-  return writer.paragraphs.join("\n\n")
+  finish(): string {
+    this.flush()
+    return this.paragraphs.join("\n\n")
+  }
 }

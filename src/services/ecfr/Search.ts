@@ -33,21 +33,29 @@ const cursorRejected = (reason: string) =>
   })
 
 /** The position a request asks for: its cursor's when it has one (which must belong to this search). */
-const positionOf = (codec: CursorCodec, scope: SearchScope, request: SearchRequest) => {
-  if (request.cursor === undefined) {
-    return Effect.succeed<CursorPosition>({
-      scope: scope.key,
-      q: request.q,
-      perPage: request.perPage,
-      page: request.page
-    })
+const positionOf = (
+  codec: CursorCodec,
+  scope: SearchScope,
+  request: SearchRequest
+): Effect.Effect<CursorPosition, InvalidRequest> => {
+  if (request.cursor !== undefined) {
+    const position = codec.decode(request.cursor)
+    if (position === undefined) return Effect.fail(cursorRejected("not a cursor issued by this service"))
+    if (position.scope !== scope.key || position.q !== request.q) {
+      return Effect.fail(cursorRejected("the cursor belongs to a different search; pass the same q"))
+    }
+    return Effect.succeed(position)
   }
-  const position = codec.decode(request.cursor)
-  if (position === undefined) return Effect.fail(cursorRejected("not a cursor issued by this service"))
-  if (position.scope !== scope.key || position.q !== request.q) {
-    return Effect.fail(cursorRejected("the cursor belongs to a different search; pass the same q"))
+  if ((request.page - 1) * request.perPage >= maxResults) {
+    const reason = `eCFR search stops at ${maxResults} results; narrow the query`
+    return Effect.fail(
+      new InvalidRequest({
+        detail: `Invalid parameter: page (${reason})`,
+        invalidParams: [{ name: "page", in: "query", reason }]
+      })
+    )
   }
-  return Effect.succeed(position)
+  return Effect.succeed({ scope: scope.key, q: request.q, perPage: request.perPage, page: request.page })
 }
 
 const toResult = (wire: SearchResponse["results"][number]): SearchResult | undefined => {

@@ -1,7 +1,9 @@
+import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import type { CfrSection, CfrTreeNode, SectionVersion } from "../../domain/Cfr.ts"
 import type { SupportedPartInfo } from "../../domain/Service.ts"
 import { readPartDocument } from "./PartDocument.ts"
+import type { XmlSyntaxError } from "./Xml.ts"
 
 /** Bumped when parsing or rendering changes, so stored snapshots are rebuilt from their XML. */
 export const SnapshotFormat = 1
@@ -44,10 +46,9 @@ const digest = (inputs: SnapshotInputs) =>
 
 const indexOf = (sections: ReadonlyArray<CfrSection>) => new Map(sections.map((s) => [s.identifier, s]))
 
-/** Parses and renders a part. Throws `XmlSyntaxError` when the XML is malformed or is another part. */
-export const buildSnapshot = (inputs: SnapshotInputs): Snapshot => {
-  const document = readPartDocument(inputs.xml, inputs.info.part)
-  return {
+/** Parses and renders a part; fails with `XmlSyntaxError` when the XML is malformed or is another part. */
+export const buildSnapshot = (inputs: SnapshotInputs): Effect.Effect<Snapshot, XmlSyntaxError> =>
+  Effect.map(readPartDocument(inputs.xml, inputs.info.part), (document) => ({
     format: SnapshotFormat,
     part: inputs.info.part,
     title: inputs.info.title,
@@ -60,8 +61,7 @@ export const buildSnapshot = (inputs: SnapshotInputs): Snapshot => {
     versions: inputs.versions,
     xml: inputs.xml,
     sectionIndex: indexOf(document.sections)
-  }
-}
+  }))
 
 /** The stored form: the parsed snapshot without the XML (kept in its own file) or derived indexes. */
 export type StoredSnapshot = Omit<Snapshot, "xml" | "sectionIndex"> & { readonly xmlSha256: string }
@@ -73,19 +73,22 @@ export const toStored = (snapshot: Snapshot): StoredSnapshot => {
   return { ...rest, xmlSha256: sha256(xml) }
 }
 
-/** A stored snapshot with its XML, or `undefined` when the files disagree (an interrupted write). */
-export const fromStored = (stored: StoredSnapshot, xml: string, info: SupportedPartInfo): Snapshot | undefined => {
-  if (stored.part !== info.part || stored.xmlSha256 !== sha256(xml)) return undefined
-  const { xmlSha256: _hash, ...rest } = stored
+/**
+ * A stored snapshot with its XML, rebuilt from the XML when it was stored by another snapshot
+ * format; undefined when the files disagree (an interrupted write) or cannot be rebuilt.
+ */
+export const fromStored = (
+  stored: StoredSnapshot,
+  xml: string,
+  info: SupportedPartInfo
+): Effect.Effect<Snapshot | undefined> => {
+  if (stored.part !== info.part || stored.xmlSha256 !== sha256(xml)) return Effect.succeed(undefined)
   if (stored.format !== SnapshotFormat) {
-    return buildSnapshot({
-      info,
-      issueDate: stored.issueDate,
-      fetchedAt: stored.fetchedAt,
-      structure: stored.structure,
-      xml,
-      versions: stored.versions
-    })
+    const { fetchedAt, issueDate, structure, versions } = stored
+    return buildSnapshot({ info, issueDate, fetchedAt, structure, xml, versions }).pipe(
+      Effect.orElseSucceed(() => undefined)
+    )
   }
-  return { ...rest, xml, sectionIndex: indexOf(stored.sections) }
+  const { xmlSha256: _hash, ...rest } = stored
+  return Effect.succeed({ ...rest, xml, sectionIndex: indexOf(stored.sections) })
 }

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import process from "node:process"
 import { type SupportedPartInfo, supportedParts } from "../../domain/Service.ts"
 import { fromStored, type Snapshot, type StoredSnapshot, toStored } from "./Snapshot.ts"
 
@@ -70,9 +71,11 @@ export const fileStore = (dir: string): SnapshotStore => {
       Effect.tryPromise(async () => {
         const stored = await readJson<StoredSnapshot>(join(partDir(info.part), "snapshot.json"))
         if (stored === undefined) return undefined
-        const xml = await readFile(join(partDir(info.part), "part.xml"), "utf8")
-        return fromStored(stored, xml, info)
+        return { stored, xml: await readFile(join(partDir(info.part), "part.xml"), "utf8") }
       }).pipe(
+        Effect.flatMap((files) =>
+          files === undefined ? Effect.succeed(undefined) : fromStored(files.stored, files.xml, info)
+        ),
         Effect.catchAll((error) =>
           Effect.as(
             Effect.logWarning("stored eCFR snapshot unreadable", { part: info.part, error: String(error) }),

@@ -1,4 +1,6 @@
+import { Effect } from "effect"
 import sax from "sax"
+import { slicer } from "./Cooperative.ts"
 
 export interface XmlElement {
   readonly name: string
@@ -13,44 +15,54 @@ const htmlEntities = (sax as unknown as { readonly ENTITIES: Record<string, stri
 
 export class XmlSyntaxError extends Error {}
 
+const chunkLength = 64 * 1024
+
 /**
  * Parses a whole eCFR XML document into a light element tree with the streaming `sax` parser in
- * strict mode, so truncated or malformed responses are rejected instead of half-read. eCFR uses
- * numeric character references, but its HTML-like tables may carry HTML named entities: those are
- * accepted too.
+ * strict mode, so truncated or malformed responses are rejected instead of half-read. The text is
+ * fed in chunks with pauses between them (`slicer`). eCFR uses numeric character references, but
+ * its HTML-like tables may carry HTML named entities: those are accepted too.
  */
-export const parseXml = (xml: string): XmlElement => {
-  const parser = sax.parser(true, { trim: false, normalize: false, position: true })
-  parser.ENTITIES = htmlEntities
-  const root: XmlElement = { name: "#document", attributes: {}, children: [] }
-  const stack: Array<XmlElement> = [root]
-  let failure: string | undefined
-  parser.onerror = (error) => {
-    failure ??= error.message.split("\n")[0]
-    throw error
-  }
-  parser.onopentag = (tag) => {
-    const element: XmlElement = { name: tag.name, attributes: tag.attributes as Record<string, string>, children: [] }
-    stack[stack.length - 1]!.children.push(element)
-    stack.push(element)
-  }
-  parser.onclosetag = () => {
-    stack.pop()
-  }
-  const onText = (text: string) => {
-    if (stack.length > 1) stack[stack.length - 1]!.children.push(text)
-  }
-  parser.ontext = onText
-  parser.oncdata = onText
-  try {
-    parser.write(xml).close()
-  } catch (error) {
-    throw new XmlSyntaxError(`malformed XML: ${failure ?? String(error)}`)
-  }
-  const element = root.children.find((child): child is XmlElement => typeof child !== "string")
-  if (element === undefined) throw new XmlSyntaxError("malformed XML: no root element")
-  return element
-}
+export const parseXml = (xml: string): Effect.Effect<XmlElement, XmlSyntaxError> =>
+  Effect.suspend(() => {
+    const parser = sax.parser(true, { trim: false, normalize: false, position: true })
+    parser.ENTITIES = htmlEntities
+    // sax records an error and would go on (or reset on close): stop at the first one
+    parser.onerror = (error) => {
+      throw error
+    }
+    const root: XmlElement = { name: "#document", attributes: {}, children: [] }
+    const stack: Array<XmlElement> = [root]
+    parser.onopentag = (tag) => {
+      const element: XmlElement = { name: tag.name, attributes: tag.attributes as Record<string, string>, children: [] }
+      stack[stack.length - 1]!.children.push(element)
+      stack.push(element)
+    }
+    parser.onclosetag = () => {
+      stack.pop()
+    }
+    const onText = (text: string) => {
+      if (stack.length > 1) stack[stack.length - 1]!.children.push(text)
+    }
+    parser.ontext = onText
+    parser.oncdata = onText
+    const feed = (chunk: string | undefined) =>
+      Effect.try({
+        try: () => chunk === undefined ? parser.close() : parser.write(chunk),
+        catch: (error) => new XmlSyntaxError(`malformed XML: ${String((error as Error).message).split("\n")[0]}`)
+      })
+    return Effect.gen(function*() {
+      const tick = slicer()
+      for (let offset = 0; offset < xml.length; offset += chunkLength) {
+        yield* feed(xml.slice(offset, offset + chunkLength))
+        yield* tick
+      }
+      yield* feed(undefined)
+      const element = root.children.find((child): child is XmlElement => typeof child !== "string")
+      if (element === undefined) return yield* Effect.fail(new XmlSyntaxError("malformed XML: no root element"))
+      return element
+    })
+  })
 
 export const isElement = (node: XmlNode): node is XmlElement => typeof node !== "string"
 
