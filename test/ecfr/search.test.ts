@@ -73,6 +73,36 @@ describe("eCFR search", () => {
     expect(body.results[3]).toMatchObject({ type: "appendix", sectionHeading: "Country Groups" })
   })
 
+  it("keeps only current content when eCFR returns ended or removed versions", async () => {
+    const result = (section: string, extra: Record<string, unknown>) => ({
+      starts_on: "2019-01-01",
+      ends_on: null,
+      type: "Section",
+      hierarchy: { title: "15", part: "740", section },
+      headings: { part: "License Exceptions", section: "Heading." },
+      full_text_excerpt: "old <strong>words</strong>",
+      score: 1,
+      ...extra
+    })
+    fake.route((_request, url) =>
+      url.searchParams.get("query") === "historic"
+        ? {
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            results: [
+              result("740.1", { ends_on: "2020-01-01" }),
+              result("740.2", { removed: true }),
+              result("740.3", {})
+            ],
+            meta: { current_page: 1, total_pages: 1, total_count: 3 }
+          })
+        }
+        : undefined
+    )
+    const { body } = await search("/api/ecfr/740/search?q=historic")
+    expect(body.results.map((r: any) => r.section)).toEqual(["740.3"])
+  })
+
   it("rejects altered cursors and cursors of another search with 400", async () => {
     const { body } = await search("/api/ecfr/740/search?q=lantern&per_page=2")
     const cursor: string = body.meta.nextCursor

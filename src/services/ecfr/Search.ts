@@ -108,8 +108,12 @@ export const make = (deps: { readonly client: UpstreamClient; readonly codec: Cu
           per_page: position.perPage
         }
       })
-      const results = response.results.flatMap((wire) => {
-        const result = wire.removed === true ? undefined : toResult(wire)
+      // belt and braces: a version that has ended, or a removed section, is not current content
+      const current = response.results.filter((wire) =>
+        wire.removed !== true && (wire.ends_on === undefined || wire.ends_on === null || wire.ends_on > today)
+      )
+      const results = current.flatMap((wire) => {
+        const result = toResult(wire)
         return result === undefined ? [] : [result]
       })
       const totalCount = response.meta.total_count ?? results.length
