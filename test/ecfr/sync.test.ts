@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { spawnSync } from "node:child_process"
 import * as AppConfig from "../../src/services/AppConfig.ts"
+import * as DataGeneration from "../../src/services/DataGeneration.ts"
+import * as Ecfr from "../../src/services/ecfr/Live.ts"
 import * as Sync from "../../src/services/ecfr/Sync.ts"
+import { EcfrSource } from "../../src/services/EcfrSource.ts"
 import { ecfrFixtures, ecfrRoutes, tempDataDir } from "../support/EcfrFake.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { startServer } from "../support/TestServer.ts"
@@ -85,6 +88,21 @@ describe("npm run sync", () => {
     })
     expect(bad.status).toBe(2)
     expect(bad.stderr).toContain("unsupported part(s): 999")
+  })
+
+  it("offers the same saved responses as an in-memory EcfrSource layer for fixtures", async () => {
+    const layer = Ecfr.layerFromDirectory(ecfrFixtures).pipe(
+      Layer.provide(AppConfig.layerWith({ ecfrBaseUrl: "http://127.0.0.1:9" })),
+      Layer.provide(FetchHttpClient.layer),
+      Layer.provide(DataGeneration.layer)
+    )
+    const [xml, usml] = await Effect.gen(function*() {
+      const source = yield* EcfrSource
+      return [yield* source.partXml(740), yield* source.sections(121)] as const
+    }).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.None), Effect.scoped, Effect.runPromise)
+    expect(xml.value).toContain("<DIV5 N=\"740\" TYPE=\"PART\"")
+    expect(xml).toMatchObject({ issueDate: "2026-11-18", stale: false })
+    expect(usml.value.sections.map((s) => s.identifier)).toEqual(["121.0", "121.1", "121.2-121.16"])
   })
 
   it("parses its arguments", () => {

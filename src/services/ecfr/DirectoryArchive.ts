@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { UpstreamError } from "../Upstream.ts"
@@ -24,7 +24,7 @@ export const directoryArchive = (directory: string): EcfrArchive => {
       try: () => readFile(join(directory, relative), "utf8"),
       catch: () => new UpstreamError({ upstream: name, reason: "unreachable", detail: `${relative} is missing` })
     })
-  const readJson = <A, I>(relative: string, schema: Parameters<typeof decodeJsonText<A, I>>[3]) =>
+  const readJson = <A, I>(relative: string, schema: Schema.Schema<A, I>) =>
     Effect.flatMap(read(relative), (text) => decodeJsonText(name, relative, text, schema))
   return {
     name,
