@@ -2,6 +2,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
+import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as EnforcementFeed from "../services/EnforcementFeed.ts"
 import * as EnforcementLake from "../services/EnforcementLake.ts"
@@ -19,7 +20,8 @@ export const SharedServices = Layer.mergeAll(
   SkillsFromConfig,
   Research.layer,
   EnforcementFeed.layer,
-  EnforcementLake.layer
+  EnforcementLake.layer,
+  Ecfr.layer
 ).pipe(
   Layer.provideMerge(DataGeneration.layer),
   Layer.provide(FetchHttpClient.layer)
