@@ -2,6 +2,7 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
+import { EcfrHttpLive } from "./ecfr/Http.ts"
 import { EnforcementHttpLive } from "./enforcement/Http.ts"
 import { AppMiddleware } from "./Middleware.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
@@ -32,7 +33,14 @@ export const routeCatalogLayer = (deploymentRoutes: ReadonlyArray<RouteCatalog.R
   Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make([...routes, ...deploymentRoutes], EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, EnforcementHttpLive, ResearchHttpLive, SkillsHttpLive])
+  Layer.provide([
+    ServiceHttpLive,
+    RegulatoryStatusHttpLive,
+    EnforcementHttpLive,
+    ResearchHttpLive,
+    SkillsHttpLive,
+    EcfrHttpLive
+  ])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

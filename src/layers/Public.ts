@@ -5,6 +5,7 @@ import { oauthRoutes, OAuthRoutesLive } from "../http/oauth/Routes.ts"
 import * as AccessPolicy from "../services/AccessPolicy.ts"
 import * as Auth from "../services/Auth.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
+import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as EnforcementFeed from "../services/EnforcementFeed.ts"
 import * as EnforcementLake from "../services/EnforcementLake.ts"
@@ -22,7 +23,8 @@ export const SharedServices = Layer.mergeAll(
   SkillsFromConfig,
   Research.layer,
   EnforcementFeed.layer,
-  EnforcementLake.layer
+  EnforcementLake.layer,
+  Ecfr.layer
 ).pipe(
   Layer.provideMerge(DataGeneration.layer),
   Layer.provide(FetchHttpClient.layer)
