@@ -1,5 +1,6 @@
 import { HttpApi } from "@effect/platform"
 import { Option, SchemaAST } from "effect"
+import { NotEntitled, Unauthenticated } from "../domain/Access.ts"
 import {
   EndpointRemoved,
   InternalError,
@@ -11,8 +12,17 @@ import {
   RateLimited
 } from "../domain/Problem.ts"
 
-/** Problems the middleware itself produces, whatever the endpoint. */
-const middlewareProblems = [InvalidRequest, NotFound, MethodNotAllowed, EndpointRemoved, RateLimited, InternalError]
+/** Problems the middleware itself produces, whatever the endpoint (the access policy's among them). */
+const middlewareProblems = [
+  InvalidRequest,
+  NotFound,
+  MethodNotAllowed,
+  EndpointRemoved,
+  RateLimited,
+  InternalError,
+  Unauthenticated,
+  NotEntitled
+]
 
 const problemTypeOf = (ast: SchemaAST.AST): Array<ProblemType> => {
   if (ast._tag === "Union") return ast.types.flatMap(problemTypeOf)

@@ -140,6 +140,9 @@ describe("enclave deployment", () => {
     expect(index.docs).toBe(`${server.url}/docs`)
     expect((await get("/health")).status).toBe(200)
     expect((await get("/openapi.json")).status).toBe(200)
+    for (const slug of ["unauthenticated", "not-entitled"]) {
+      expect(await (await get(`/problems/${slug}`)).json()).toMatchObject({ type: `${server.url}/problems/${slug}` })
+    }
   })
 
   it("has no OAuth authorization server", async () => {
