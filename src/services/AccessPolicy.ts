@@ -3,7 +3,7 @@ import { NotEntitled, Unauthenticated } from "../domain/Access.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { Auth } from "./Auth.ts"
-import { EntitlementsClaim } from "./ServiceJwt.ts"
+import { Entitlement, EntitlementsClaim } from "./ServiceJwt.ts"
 
 export interface AccessDenied {
   readonly error: Unauthenticated | NotEntitled
@@ -47,8 +47,8 @@ const under = (prefix: string) => (path: string) =>
   path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}.`)
 
 const enclaveRules: ReadonlyArray<Rule> = [
-  { matches: under("/mcp"), entitlement: "mcp" },
-  { matches: under("/pdf"), entitlement: "pdf" },
+  { matches: under("/mcp"), entitlement: Entitlement.mcp },
+  { matches: under("/pdf"), entitlement: Entitlement.pdf },
   { matches: under("/api") },
   { matches: under("/skills") }
 ]
@@ -56,7 +56,7 @@ const enclaveRules: ReadonlyArray<Rule> = [
 const describeEnclave = (issuer: string, audience: string) =>
   "Service JWT required: send `Authorization: Bearer <SERVICE_JWT>` on /mcp, /api/*, /skills* and /pdf/*. " +
   `Tokens are signed by ${issuer} for the audience ${audience}, carry sub and exp, and list entitlements in the ` +
-  `\`${EntitlementsClaim}\` claim: \`mcp\` for /mcp, \`pdf\` for /pdf/*.`
+  `\`${EntitlementsClaim}\` claim: \`${Entitlement.mcp}\` for /mcp, \`${Entitlement.pdf}\` for /pdf/*.`
 
 /**
  * The enclave deployment: every guarded path needs a verified service principal (401 otherwise),
