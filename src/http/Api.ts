@@ -3,6 +3,7 @@ import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { ServiceGroup } from "./service/Api.ts"
+import { RegulatoryStatusGroup } from "./status/Api.ts"
 
 const annotations = () =>
   OpenApi.annotations({
@@ -19,6 +20,7 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 /** The full REST surface served by the app. */
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
+  .add(RegulatoryStatusGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())
@@ -27,6 +29,7 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 /** The free surface: what anonymous callers see in `/openapi.json` and the reference page. */
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
+  .add(RegulatoryStatusGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

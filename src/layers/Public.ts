@@ -4,13 +4,15 @@ import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
+import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
   RateLimiter.layer,
   EcfrReachability.layer,
   RouteCatalogLive,
-  DataGeneration.layer
+  DataGeneration.layer,
+  RegulatoryStatus.layer
 ).pipe(
   Layer.provide(FetchHttpClient.layer)
 )
