@@ -3,6 +3,9 @@ import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { ServiceGroup } from "./service/Api.ts"
+import { CountryChartGroup } from "./country/Api.ts"
+import { EccnGroup } from "./eccn/Api.ts"
+import { RadarGroup } from "./radar/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
 
 const annotations = () =>
@@ -21,6 +24,7 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(RadarGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())
@@ -30,6 +34,23 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(RadarGroup)
+  .addError(InvalidRequest)
+  .addError(InternalError)
+  .annotateContext(annotations())
+{}
+
+/**
+ * The surface once the eCFR-backed answers are served: `Api` plus `/api/eccn/{eccn}` and
+ * `/api/country-chart`. Their services need a live `EcfrSource` (see `layers/RegulatoryData.ts`);
+ * when one is wired, these groups move into `Api` and `PublicApi`.
+ */
+export class ApiWithRegulatoryData extends HttpApi.make("export-compliance-data-service")
+  .add(ServiceGroup)
+  .add(RegulatoryStatusGroup)
+  .add(RadarGroup)
+  .add(EccnGroup)
+  .add(CountryChartGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

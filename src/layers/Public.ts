@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
+import * as Radar from "../services/Radar.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 
@@ -12,7 +13,8 @@ export const SharedServices = Layer.mergeAll(
   EcfrReachability.layer,
   RouteCatalogLive,
   DataGeneration.layer,
-  RegulatoryStatus.layer
+  RegulatoryStatus.layer,
+  Radar.layer
 ).pipe(
   Layer.provide(FetchHttpClient.layer)
 )

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { type EccnAnswer, parseEccnQuery } from "../../domain/Eccn.ts"
 import { renderEccnText } from "../../domain/EccnText.ts"
 import { CclIndex } from "../../services/CclIndex.ts"
-import { Api } from "../Api.ts"
+import { ApiWithRegulatoryData } from "../Api.ts"
 
 type Format = "text" | "json"
 
@@ -34,7 +34,7 @@ const respond = (answer: EccnAnswer, format: Format) =>
       headers: { vary: "Accept" }
     })
 
-export const EccnHttpLive = HttpApiBuilder.group(Api, "eccn", (handlers) =>
+export const EccnHttpLive = HttpApiBuilder.group(ApiWithRegulatoryData, "eccn", (handlers) =>
   Effect.gen(function*() {
     const ccl = yield* CclIndex
     return handlers.handle("eccn", ({ path, urlParams }) =>
