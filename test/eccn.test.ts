@@ -3,8 +3,8 @@ import { Effect } from "effect"
 import * as CclIndex from "../src/services/CclIndex.ts"
 import * as DataGeneration from "../src/services/DataGeneration.ts"
 import { fixtureEcfr } from "./support/EcfrFixtures.ts"
-import type { RunningServer } from "./support/TestServer.ts"
 import { startRegulatoryDataServer } from "./support/RegulatoryDataServer.ts"
+import type { RunningServer } from "./support/TestServer.ts"
 
 const json = { headers: { accept: "application/json" } }
 
@@ -34,7 +34,9 @@ describe("GET /api/eccn/{eccn}", () => {
     expect(text).toContain("\nItems:\na. General purpose integrated circuits, as follows:\n")
     expect(text).toContain("\n  a.1. Integrated circuits designed or rated as radiation hardened")
     expect(text).toContain("\n    a.1.a. A total dose of 5 × 10^3 Gy (Si), or higher;")
-    expect(text).toContain("Source: 15 CFR part 774, Supplement No. 1 (Commerce Control List), ECCN 3A001; eCFR as of 2026-07-23")
+    expect(text).toContain(
+      "Source: 15 CFR part 774, Supplement No. 1 (Commerce Control List), ECCN 3A001; eCFR as of 2026-07-23"
+    )
   })
 
   it("answers the same entry as JSON with Accept: application/json or ?format=json", async () => {
@@ -69,13 +71,26 @@ describe("GET /api/eccn/{eccn}", () => {
     expect(a.requested).toBe("5A002.a")
     expect(a.entry.licenseRequirements.controls).toHaveLength(5)
     const paragraphs = a.entry.listOfItemsControlled.items.map((b: { paragraph: string | null }) => b.paragraph)
-    expect(paragraphs.filter((p: string | null) => p !== null)).toEqual(["a", "a.1", "a.2", "a.3", "a.4", "a.4.a", "a.4.b"])
+    expect(paragraphs.filter((p: string | null) => p !== null)).toEqual([
+      "a",
+      "a.1",
+      "a.2",
+      "a.3",
+      "a.4",
+      "a.4.a",
+      "a.4.b"
+    ])
     expect(a.entry.listOfItemsControlled.items.some((b: { text: string }) => b.text.startsWith("Technical Notes:")))
       .toBe(true)
 
     const a1 = await (await server.get("/api/eccn/5A002.a.1", json)).json()
     expect(a1.entry.listOfItemsControlled.items).toEqual([
-      { kind: "paragraph", paragraph: "a.1", depth: 1, text: "a.1. Items having “information security” as a primary function;" }
+      {
+        kind: "paragraph",
+        paragraph: "a.1",
+        depth: 1,
+        text: "a.1. Items having “information security” as a primary function;"
+      }
     ])
     const text = await (await server.get("/api/eccn/5A002.a.1")).text()
     expect(text).toContain("Showing paragraph 5A002.a.1 with its subparagraphs and notes.")

@@ -94,7 +94,9 @@ export const PartSource = Schema.Struct({
 export const CountryChartAnswer = Schema.Struct({
   query: Schema.String,
   country: Schema.Struct({
-    name: Schema.String.annotations({ description: "The Country Chart row label (or the ISO name when there is none)" }),
+    name: Schema.String.annotations({
+      description: "The Country Chart row label (or the ISO name when there is none)"
+    }),
     alpha2: Schema.NullOr(Schema.String),
     alpha3: Schema.NullOr(Schema.String),
     matchedBy: Schema.Literal("name", "alpha2", "alpha3", "territory"),

@@ -50,7 +50,9 @@ const renderEntry = ({ entry, paragraph, requested, source }: EccnEntryAnswer): 
 
   push(
     "",
-    `Source: ${source.citation}; eCFR as of ${source.issueDate}${source.stale ? " (stored copy: eCFR unreachable)" : ""}`,
+    `Source: ${source.citation}; eCFR as of ${source.issueDate}${
+      source.stale ? " (stored copy: eCFR unreachable)" : ""
+    }`,
     source.url,
     ""
   )

@@ -5,11 +5,20 @@ import { Schema } from "effect"
  * topic, with the ECCNs and CFR parts each touches. Research-type data: failures are soft.
  */
 
-export const RadarTopic = Schema.Literal("affiliates", "ai", "firearms", "suppressors", "country-groups", "semiconductors")
+export const RadarTopic = Schema.Literal(
+  "affiliates",
+  "ai",
+  "firearms",
+  "suppressors",
+  "country-groups",
+  "semiconductors"
+)
 export type RadarTopic = typeof RadarTopic.Type
 
 export const RadarParams = Schema.Struct({
-  topic: Schema.optional(RadarTopic.annotations({ description: "Narrow the radar to one topic; all topics when absent" }))
+  topic: Schema.optional(
+    RadarTopic.annotations({ description: "Narrow the radar to one topic; all topics when absent" })
+  )
 })
 
 export const RadarItem = Schema.Struct({

@@ -1,11 +1,11 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
-import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
-import { ServiceGroup } from "./service/Api.ts"
 import { CountryChartGroup } from "./country/Api.ts"
 import { EccnGroup } from "./eccn/Api.ts"
+import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { RadarGroup } from "./radar/Api.ts"
+import { ServiceGroup } from "./service/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
 
 const annotations = () =>

@@ -5,11 +5,11 @@ import { Api, ApiWithRegulatoryData, PublicApi } from "./Api.ts"
 import { CountryChartHttpLive } from "./country/Http.ts"
 import { EccnHttpLive } from "./eccn/Http.ts"
 import { AppMiddleware } from "./Middleware.ts"
+import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
-import { RadarHttpLive } from "./radar/Http.ts"
 import { RegulatoryStatusHttpLive } from "./status/Http.ts"
 
 const docsRoute = RouteCatalog.rawRoute({

@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import type { CclSource, EccnAnswer, EccnEntry, EccnQuery } from "../domain/Eccn.ts"
 import { ear99Answer, EccnNotFound } from "../domain/Eccn.ts"
 import type { UpstreamUnavailable } from "../domain/Problem.ts"
-import { type ParsedCcl, parseCcl } from "./ccl/CclParser.ts"
+import { parseCcl, type ParsedCcl } from "./ccl/CclParser.ts"
 import { nearestEccns } from "./ccl/NearestEccns.ts"
 import { nearestParagraphs, sliceParagraph } from "./ccl/Paragraphs.ts"
 import type { DataGeneration } from "./DataGeneration.ts"
@@ -94,11 +94,12 @@ export const make: Effect.Effect<CclIndexShape, never, EcfrSource | DataGenerati
     })
 
   return {
-    lookup: (query) =>
-      query._tag === "Ear99" ? Effect.succeed(ear99Answer) : lookupEntry(query.eccn, query.paragraph),
+    lookup: (query) => query._tag === "Ear99" ? Effect.succeed(ear99Answer) : lookupEntry(query.eccn, query.paragraph),
     entry: (eccn) =>
-      Effect.flatMap(ccl.get, (parsed) =>
-        Effect.map(findEntry(parsed, eccn), (entry) => ({ entry, source: sourceOf(eccn, parsed) })))
+      Effect.flatMap(
+        ccl.get,
+        (parsed) => Effect.map(findEntry(parsed, eccn), (entry) => ({ entry, source: sourceOf(eccn, parsed) }))
+      )
   }
 })
 

@@ -4,11 +4,17 @@ import { CountryNotFound } from "../domain/Country.ts"
 import { type EccnNotFound, parseEccnQuery } from "../domain/Eccn.ts"
 import type { UpstreamUnavailable } from "../domain/Problem.ts"
 import { CclIndex } from "./CclIndex.ts"
-import { type ParsedChart, parseChart } from "./country/ChartParser.ts"
+import { parseChart, type ParsedChart } from "./country/ChartParser.ts"
+import {
+  type CountryCodes,
+  countryOfName,
+  normalizedNamesOf,
+  normalizeName,
+  resolveCountry
+} from "./country/CountryNames.ts"
 import { checkEccn, ear99Check } from "./country/EccnCheck.ts"
 import { type EmbargoSection, parseEmbargoSections } from "./country/EmbargoSections.ts"
 import { type ParsedGroups, parseGroups } from "./country/GroupsParser.ts"
-import { type CountryCodes, countryOfName, normalizedNamesOf, normalizeName, resolveCountry } from "./country/CountryNames.ts"
 import type { DataGeneration } from "./DataGeneration.ts"
 import * as ParsedParts from "./ecfr/ParsedParts.ts"
 import type { EcfrSource } from "./EcfrSource.ts"
@@ -88,7 +94,8 @@ const suggestionsFor = (tables: Tables, query: string): Array<string> => {
   return labels
     .filter((label) => {
       const name = normalizeName(label)
-      return wanted.length >= 3 && (name.includes(wanted) || wanted.includes(name) || name.startsWith(wanted.slice(0, 3)))
+      return wanted.length >= 3 &&
+        (name.includes(wanted) || wanted.includes(name) || name.startsWith(wanted.slice(0, 3)))
     })
     .slice(0, 8)
 }
@@ -96,7 +103,11 @@ const suggestionsFor = (tables: Tables, query: string): Array<string> => {
 export const make: Effect.Effect<CountryChartShape, never, EcfrSource | DataGeneration | CclIndex> = Effect.gen(
   function*() {
     const ccl = yield* CclIndex
-    const parsed = yield* ParsedParts.make({ name: "Country Chart and Country Groups", parts: [738, 740, 746], parse: parseTables })
+    const parsed = yield* ParsedParts.make({
+      name: "Country Chart and Country Groups",
+      parts: [738, 740, 746],
+      parse: parseTables
+    })
 
     const lookup: CountryChartShape["lookup"] = ({ country, eccn }) =>
       Effect.gen(function*() {
@@ -122,7 +133,8 @@ export const make: Effect.Effect<CountryChartShape, never, EcfrSource | DataGene
             query: country,
             suggestions: [],
             detail: `${resolved.codes.name} has no row in the Commerce Country Chart or the Country Group tables ` +
-              "(eCFR " + origins[0]!.issueDate + "). The EAR may assign it to another country's row (15 CFR 738.3(b)); " +
+              "(eCFR " + origins[0]!.issueDate +
+              "). The EAR may assign it to another country's row (15 CFR 738.3(b)); " +
               "determine that before relying on any answer."
           })
         }

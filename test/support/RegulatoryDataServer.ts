@@ -1,6 +1,6 @@
-import type { AppConfigShape } from "../../src/services/AppConfig.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
 import { publicAppWithRegulatoryData } from "../../src/layers/RegulatoryData.ts"
+import type { AppConfigShape } from "../../src/services/AppConfig.ts"
 import { type FixtureEcfr, fixtureEcfr } from "./EcfrFixtures.ts"
 import { type RunningServer, startServer } from "./TestServer.ts"
 

@@ -3,8 +3,12 @@ import { Effect } from "effect"
 import { CountryChart } from "../../services/CountryChart.ts"
 import { ApiWithRegulatoryData } from "../Api.ts"
 
-export const CountryChartHttpLive = HttpApiBuilder.group(ApiWithRegulatoryData, "countryChart", (handlers) =>
-  Effect.gen(function*() {
-    const countryChart = yield* CountryChart
-    return handlers.handle("countryChart", ({ urlParams }) => countryChart.lookup(urlParams))
-  }))
+export const CountryChartHttpLive = HttpApiBuilder.group(
+  ApiWithRegulatoryData,
+  "countryChart",
+  (handlers) =>
+    Effect.gen(function*() {
+      const countryChart = yield* CountryChart
+      return handlers.handle("countryChart", ({ urlParams }) => countryChart.lookup(urlParams))
+    })
+)

@@ -145,7 +145,9 @@ const addItem = (entry: EntryBuilder, kind: ItemBlock["kind"], text: string) => 
  */
 const isEntryParagraph = (entry: EntryBuilder, paragraph: string): boolean => {
   const continuesNoteList = entry.noteList !== undefined && nextDesignation(entry.noteList) === paragraph
-  if (!continuesNoteList && (entry.lastParagraph === undefined || compareParagraphs(paragraph, entry.lastParagraph) > 0)) {
+  if (
+    !continuesNoteList && (entry.lastParagraph === undefined || compareParagraphs(paragraph, entry.lastParagraph) > 0)
+  ) {
     entry.noteList = undefined
     return true
   }
@@ -184,7 +186,10 @@ const addText = (entry: EntryBuilder, text: string) => {
       // "Yes for:" and "$1500: 3A001.c."); cross-references and notes stand alone.
       const last = entry.exceptions.length - 1
       if (last >= 0 && !/^(?:see\b|notes?\b|n\.b\.)/i.test(text)) {
-        entry.exceptions[last] = { label: entry.exceptions[last]!.label, text: `${entry.exceptions[last]!.text}\n${text}` }
+        entry.exceptions[last] = {
+          label: entry.exceptions[last]!.label,
+          text: `${entry.exceptions[last]!.text}\n${text}`
+        }
       } else entry.exceptionNotes.push(text)
       return
     }

@@ -29,8 +29,7 @@ export const nextDesignation = (paragraph: string): string => {
   return [...segments, next].join(".")
 }
 
-const isWithin = (paragraph: string, ancestor: string) =>
-  paragraph === ancestor || paragraph.startsWith(`${ancestor}.`)
+const isWithin = (paragraph: string, ancestor: string) => paragraph === ancestor || paragraph.startsWith(`${ancestor}.`)
 
 /**
  * The blocks of one paragraph: its own text, its subparagraphs, and the notes that follow them,

@@ -77,7 +77,12 @@ export const parseChart = (xml: XmlElement): ParsedChart => {
       }
       marks[countryChartColumns[i]!] = mark === "X"
     })
-    chart.set(label, { kind: "graded", columns: marks, marked: countryChartColumns.filter((c) => marks[c]), footnotes: [] })
+    chart.set(label, {
+      kind: "graded",
+      columns: marks,
+      marked: countryChartColumns.filter((c) => marks[c]),
+      footnotes: []
+    })
   }
   // Footnotes printed after the table rather than as table rows.
   for (const element of elements(supplement)) {

@@ -44,16 +44,20 @@ const summarize = (
   }
   const parts: Array<string> = []
   if (required.length > 0) {
-    parts.push(`A license is required to ${country} for ${entry.eccn} for ${required.join(", ")} (X in the chart), ` +
-      "to the extent the control rows naming those columns apply to the item.")
+    parts.push(
+      `A license is required to ${country} for ${entry.eccn} for ${required.join(", ")} (X in the chart), ` +
+        "to the extent the control rows naming those columns apply to the item."
+    )
   } else if (controls.some((c) => c.result === "no_x_in_column")) {
     parts.push(`No column cited by ${entry.eccn} has an X for ${country}.`)
   }
   const inText = controls.filter((c) => c.result === "stated_in_text")
   if (inText.length > 0) {
-    parts.push(`${inText.length} control row(s) state their destinations in text (${
-      inText.map((c) => c.reason ?? c.appliesTo).join(", ")
-    }); read them.`)
+    parts.push(
+      `${inText.length} control row(s) state their destinations in text (${
+        inText.map((c) => c.reason ?? c.appliesTo).join(", ")
+      }); read them.`
+    )
   }
   if (footnotes.length > 0) {
     parts.push(`Footnote(s) ${footnotes.join(", ")} of ${country}'s row name ${entry.eccn} and may require a license.`)

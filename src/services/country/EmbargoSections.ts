@@ -1,4 +1,4 @@
-import { textOf, type XmlElement, findAll } from "../xml/XmlTree.ts"
+import { findAll, textOf, type XmlElement } from "../xml/XmlTree.ts"
 
 /** A section of part 746 (Embargoes and Other Special Controls), by its heading. */
 export interface EmbargoSection {

@@ -60,12 +60,19 @@ export const parseGroups = (xml: XmlElement): ParsedGroups => {
       })
     }
   }
-  if (memberships.size === 0) throw new XmlParseError("no Country Group table was found in Supplement No. 1 to part 740")
+  if (memberships.size === 0) {
+    throw new XmlParseError("no Country Group table was found in Supplement No. 1 to part 740")
+  }
 
   const children = elements(supplement)
-  const bHeading = children.findIndex((e) => /^Country Group B\b/i.test(textOf(e)) && findAll(e, (li) => li.name === "LI").length === 0)
+  const bHeading = children.findIndex((e) =>
+    /^Country Group B\b/i.test(textOf(e)) && findAll(e, (li) => li.name === "LI").length === 0
+  )
   if (bHeading < 0) throw new XmlParseError("the Country Group B heading was not found")
-  titles.set("B", normalizeSpace(textOf(children[bHeading]!).replace(/^Country Group B\s*[—–-]?\s*/i, "")) || "Country Group B")
+  titles.set(
+    "B",
+    normalizeSpace(textOf(children[bHeading]!).replace(/^Country Group B\s*[—–-]?\s*/i, "")) || "Country Group B"
+  )
   const list = children.slice(bHeading + 1).find((e) => findAll(e, (li) => li.name === "LI").length > 0)
   if (list === undefined) throw new XmlParseError("the Country Group B list was not found")
   for (const item of findAll(list, (e) => e.name === "LI")) {
