@@ -1,5 +1,7 @@
+import { OpenApi } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { ApiWithRegulatoryData } from "../src/http/Api.ts"
 import * as CclIndex from "../src/services/CclIndex.ts"
 import * as DataGeneration from "../src/services/DataGeneration.ts"
 import { fixtureEcfr } from "./support/EcfrFixtures.ts"
@@ -255,4 +257,21 @@ describe("CclIndex snapshots", () => {
       expect(moved.kind).toBe("entry")
       expect(generation.current()).toBe(1)
     }))
+})
+
+describe("ECCN and Country Chart in the OpenAPI document", () => {
+  it("documents the text/plain default beside the JSON schema, and the country-chart answer", () => {
+    const document = OpenApi.fromApi(ApiWithRegulatoryData) as any
+    const eccn = document.paths["/api/eccn/{eccn}"].get
+    expect(Object.keys(eccn.responses[200].content)).toEqual(["text/plain", "application/json"])
+    expect(eccn.parameters.map((p: { name: string }) => p.name)).toEqual(["eccn", "format"])
+    expect(eccn.responses[404].content["application/problem+json"].schema.$ref).toBe(
+      "#/components/schemas/EccnNotFound"
+    )
+    const chart = document.paths["/api/country-chart"].get
+    expect(chart.responses[200].content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/CountryChartAnswer"
+    )
+    expect(chart.parameters.map((p: { name: string }) => p.name)).toEqual(["country", "eccn"])
+  })
 })

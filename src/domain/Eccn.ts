@@ -11,7 +11,7 @@ import { problem } from "./Problem.ts"
 export const eccnPattern = /^[0-9][A-E][0-9]{3}$/
 
 /** `<eccn>` or `<eccn>.<paragraph>`, paragraph segments alternating letters and numbers (`5A002.a.1`). */
-const queryPattern = /^(?:EAR99|[0-9][A-E][0-9]{3}(?:\.[a-z0-9]+)*)$/i
+const queryPattern = /^(?:[Ee][Aa][Rr]99|[0-9][A-Ea-e][0-9]{3}(?:\.[A-Za-z0-9]+)*)$/
 
 export const EccnParameter = Schema.String.pipe(
   Schema.pattern(queryPattern, {

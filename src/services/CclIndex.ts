@@ -26,13 +26,12 @@ export interface CclIndexShape {
 
 export class CclIndex extends Context.Tag("app/CclIndex")<CclIndex, CclIndexShape>() {}
 
-const ecfrSite = "https://www.ecfr.gov"
-
 const sourceOf = (eccn: string, parsed: ParsedParts.Parsed<ParsedCcl>): CclSource => {
   const origin = parsed.origins[0]!
   return {
     citation: `15 CFR part 774, Supplement No. 1 (Commerce Control List), ECCN ${eccn}`,
-    url: `${ecfrSite}/on/${origin.issueDate}/title-15/part-774/appendix-Supplement%20No.%201%20to%20Part%20774`,
+    url:
+      `${ParsedParts.publicEcfrSite}/on/${origin.issueDate}/title-15/part-774/appendix-Supplement%20No.%201%20to%20Part%20774`,
     issueDate: origin.issueDate,
     fetchedAt: origin.fetchedAt,
     stale: parsed.stale

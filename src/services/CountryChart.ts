@@ -71,10 +71,53 @@ const territories: Record<string, { readonly alpha2: string; readonly note: stri
   }
 }
 
-const ecfrSite = "https://www.ecfr.gov"
+interface ResolvedRows {
+  readonly codes: CountryCodes | undefined
+  readonly chartLabel: string | undefined
+  readonly groupLabel: string | undefined
+  readonly matchedBy: CountryChartAnswer["country"]["matchedBy"]
+  readonly note?: string
+}
 
-const embargoNotesFor = (tables: Tables, codes: CountryCodes, issueDate: string): Array<EmbargoNote> => {
-  const names = normalizedNamesOf(codes.alpha2)
+/** The chart and group rows for user input: by ISO country (names, aliases, codes), else by row label. */
+const resolveRows = (tables: Tables, input: string): ResolvedRows | undefined => {
+  const resolved = resolveCountry(input)
+  if (resolved !== undefined) {
+    const { alpha2 } = resolved.codes
+    const territory = territories[alpha2]
+    if (territory !== undefined && !tables.chartRowByCode.has(alpha2)) {
+      return {
+        codes: resolved.codes,
+        chartLabel: tables.chartRowByCode.get(territory.alpha2),
+        groupLabel: tables.groupRowByCode.get(territory.alpha2),
+        matchedBy: "territory",
+        note: territory.note
+      }
+    }
+    return {
+      codes: resolved.codes,
+      chartLabel: tables.chartRowByCode.get(alpha2),
+      groupLabel: tables.groupRowByCode.get(alpha2),
+      matchedBy: resolved.by
+    }
+  }
+  // A row label that is no ISO name (should the tables gain one) is still reachable by its own spelling.
+  const wanted = normalizeName(input)
+  const byLabel = (labels: Iterable<string>) => [...labels].find((label) => normalizeName(label) === wanted)
+  const chartLabel = byLabel(tables.chart.rows.keys())
+  const groupLabel = byLabel(tables.groups.memberships.keys())
+  return chartLabel === undefined && groupLabel === undefined
+    ? undefined
+    : { codes: undefined, chartLabel, groupLabel, matchedBy: "name" }
+}
+
+const embargoNotesFor = (
+  tables: Tables,
+  codes: CountryCodes | undefined,
+  label: string,
+  issueDate: string
+): Array<EmbargoNote> => {
+  const names = codes === undefined ? [normalizeName(label)] : normalizedNamesOf(codes.alpha2)
   return tables.sections
     .filter((section) => {
       const heading = ` ${normalizeName(section.heading)} `
@@ -84,7 +127,7 @@ const embargoNotesFor = (tables: Tables, codes: CountryCodes, issueDate: string)
       section: section.section,
       heading: section.heading,
       citation: `15 CFR ${section.section}`,
-      url: `${ecfrSite}/on/${issueDate}/title-15/section-${section.section}`
+      url: `${ParsedParts.publicEcfrSite}/on/${issueDate}/title-15/section-${section.section}`
     }))
 }
 
@@ -112,8 +155,8 @@ export const make: Effect.Effect<CountryChartShape, never, EcfrSource | DataGene
     const lookup: CountryChartShape["lookup"] = ({ country, eccn }) =>
       Effect.gen(function*() {
         const { origins, stale, value: tables } = yield* parsed.get
-        const resolved = resolveCountry(country)
-        if (resolved === undefined) {
+        const rows = resolveRows(tables, country)
+        if (rows === undefined) {
           const suggestions = suggestionsFor(tables, country)
           return yield* new CountryNotFound({
             query: country,
@@ -122,20 +165,14 @@ export const make: Effect.Effect<CountryChartShape, never, EcfrSource | DataGene
               (suggestions.length > 0 ? ` Did you mean: ${suggestions.join("; ")}?` : "")
           })
         }
-        const territory = territories[resolved.codes.alpha2]
-        const rowCodes = territory !== undefined && !tables.chartRowByCode.has(resolved.codes.alpha2)
-          ? { alpha2: territory.alpha2 }
-          : resolved.codes
-        const chartLabel = tables.chartRowByCode.get(rowCodes.alpha2)
-        const groupLabel = tables.groupRowByCode.get(rowCodes.alpha2)
+        const { chartLabel, codes, groupLabel } = rows
         if (chartLabel === undefined && groupLabel === undefined) {
           return yield* new CountryNotFound({
             query: country,
             suggestions: [],
-            detail: `${resolved.codes.name} has no row in the Commerce Country Chart or the Country Group tables ` +
-              "(eCFR " + origins[0]!.issueDate +
-              "). The EAR may assign it to another country's row (15 CFR 738.3(b)); " +
-              "determine that before relying on any answer."
+            detail: `${codes?.name ?? country} has no row in the Commerce Country Chart or the Country Group ` +
+              `tables (eCFR ${origins[0]!.issueDate}). The EAR may assign it to another country's row ` +
+              "(15 CFR 738.3(b)); determine that before relying on any answer."
           })
         }
         const chart: ChartRow | null = chartLabel === undefined ? null : tables.chart.rows.get(chartLabel)!
@@ -147,14 +184,14 @@ export const make: Effect.Effect<CountryChartShape, never, EcfrSource | DataGene
           query: country,
           country: {
             name: chartLabel ?? groupLabel!,
-            alpha2: resolved.codes.alpha2,
-            alpha3: resolved.codes.alpha3,
-            matchedBy: territory !== undefined && rowCodes !== resolved.codes ? "territory" : resolved.by,
-            ...(territory !== undefined && rowCodes !== resolved.codes ? { note: territory.note } : {})
+            alpha2: codes?.alpha2 ?? null,
+            alpha3: codes?.alpha3 ?? null,
+            matchedBy: rows.matchedBy,
+            ...(rows.note === undefined ? {} : { note: rows.note })
           },
           chart,
           countryGroups: { rowLabel: groupLabel ?? null, memberships },
-          embargoNotes: embargoNotesFor(tables, resolved.codes, issue746),
+          embargoNotes: embargoNotesFor(tables, codes, chartLabel ?? groupLabel!, issue746),
           sources: origins.map((origin) => ({
             citation: {
               738: "15 CFR part 738, Supplement No. 1 (Commerce Country Chart)",

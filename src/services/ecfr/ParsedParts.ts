@@ -4,6 +4,9 @@ import type { SupportedPartNumber } from "../../domain/Service.ts"
 import { DataGeneration } from "../DataGeneration.ts"
 import { EcfrSource } from "../EcfrSource.ts"
 
+/** Citable links point at the public eCFR site, whatever `ECFR_BASE_URL` the mirror reads from. */
+export const publicEcfrSite = "https://www.ecfr.gov"
+
 /** Where a parsed value's text came from, per part. */
 export interface PartOrigin {
   readonly part: SupportedPartNumber
@@ -79,7 +82,8 @@ export const make = <A>(options: {
       }))
 
     const get: Effect.Effect<Parsed<A>, UpstreamUnavailable> = Effect.gen(function*() {
-      const served = yield* Effect.all(options.parts.map((part) => source.partXml(part)), { concurrency: "unbounded" })
+      // Sequential: the parts come from the snapshot store, and forking per request costs more than it saves.
+      const served = yield* Effect.forEach(options.parts, (part) => source.partXml(part))
       const texts = served.map((s) => s.value)
       const origins = served.map((s, i) => ({
         part: options.parts[i]!,
