@@ -1,8 +1,14 @@
-import { XMLParser } from "fast-xml-parser"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { parseCcl } from "../src/services/ccl/CclParser.ts"
+import { parseXml } from "../src/services/ecfr/Xml.ts"
+import { ecfrRoutes } from "../test/support/EcfrFake.ts"
+import { fixtureParts, writeSavedResponses } from "../test/support/EcfrFixtures.ts"
+import { startFakeUpstream } from "../test/support/FakeUpstream.ts"
 import { generatedCcl } from "./lib/generated-ccl.ts"
 import { compare } from "./lib/load.ts"
-import { pinned, startBareServer, startChild } from "./lib/processes.ts"
+import { startBareServer, startService } from "./lib/processes.ts"
 
 const median = (values: Array<number>) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
@@ -27,24 +33,25 @@ const bareTwin = async (url: string, init?: RequestInit) => {
 /**
  * One-time CCL parse of a generated 2 MB part 774 (against the bare XML tree parse of the same
  * text), then ECCN and Country Chart lookups over HTTP from a warm index at 32 connections against
- * a bare node:http server answering the same bytes. `cached` goes through the response microcache;
+ * a bare node:http server answering the same bytes. The service runs as `npm start` does, its eCFR
+ * mirror reading from a loopback fake of the eCFR API. `cached` goes through the response microcache;
  * `handler` sends a credential, which bypasses it and slices the index on every request.
  */
 export const run = async () => {
   const { entries, xml } = generatedCcl()
-  const xmlTree = new XMLParser({ preserveOrder: true, ignoreAttributes: false, htmlEntities: true })
   const parse = {
     bytes: xml.length,
     entries,
     cclParseMs: Math.round(timed(() => parseCcl(xml)) * 10) / 10,
-    bareXmlTreeMs: Math.round(timed(() => xmlTree.parse(xml)) * 10) / 10
+    bareXmlTreeMs: Math.round(timed(() => parseXml(xml)) * 10) / 10
   }
 
-  const service = await startChild(
-    pinned(0, [process.execPath, "--import", "tsx", "bench/lib/regulatory-data-server.ts"]),
-    { LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0" },
-    "/health"
-  )
+  const ecfr = await startFakeUpstream([ecfrRoutes(writeSavedResponses(new Map([...fixtureParts(), [774, xml]])))])
+  const service = await startService({
+    RATE_LIMIT_PER_MINUTE: "0",
+    ECFR_BASE_URL: ecfr.url,
+    DATA_DIR: mkdtempSync(join(tmpdir(), "bench-data-"))
+  })
   const credential = { headers: { authorization: "Bearer benchmark" } }
   const cases = {
     eccnTextCached: { path: "/api/eccn/3A001", options: {} },
@@ -83,5 +90,6 @@ export const run = async () => {
     }
   } finally {
     await service.stop()
+    await ecfr.close()
   }
 }

@@ -1,7 +1,7 @@
 import { OpenApi } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { ApiWithRegulatoryData } from "../src/http/Api.ts"
+import { Api } from "../src/http/Api.ts"
 import * as CclIndex from "../src/services/CclIndex.ts"
 import * as DataGeneration from "../src/services/DataGeneration.ts"
 import { fixtureEcfr } from "./support/EcfrFixtures.ts"
@@ -22,6 +22,8 @@ describe("GET /api/eccn/{eccn}", () => {
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8")
     expect(response.headers.get("vary")).toBe("Accept")
+    expect(response.headers.get("x-ecfr-issue-date")).toBe("2026-07-23")
+    expect(response.headers.get("x-data-stale")).toBeNull()
     expect(response.headers.get("cache-control")).toBe("public, max-age=3600, stale-while-revalidate=86400")
     const text = await response.text()
     expect(text.startsWith("3A001 Electronic items as follows (see List of Items Controlled).\n")).toBe(true)
@@ -228,7 +230,11 @@ describe("GET /api/eccn/{eccn} when the eCFR text cannot be had", () => {
       server.ecfr.issueDate = "2026-08-01"
       server.ecfr.stale = true
       server.ecfr.parts.set(774, good.replace("<FP-2><B>0A502 ", "<FP-2><B>0A503 "))
-      const moved = await (await server.get("/api/eccn/0A503?format=json")).json()
+      const response = await server.get("/api/eccn/0A503?format=json")
+      expect(response.headers.get("x-data-stale")).toBe(
+        "true; fetched-at=2026-07-23T06:00:00.000Z; issue-date=2026-08-01"
+      )
+      const moved = await response.json()
       expect(moved.source).toMatchObject({ issueDate: "2026-08-01", stale: true })
       expect((await server.get("/api/eccn/0A502")).status).toBe(404)
     } finally {
@@ -261,7 +267,7 @@ describe("CclIndex snapshots", () => {
 
 describe("ECCN and Country Chart in the OpenAPI document", () => {
   it("documents the text/plain default beside the JSON schema, and the country-chart answer", () => {
-    const document = OpenApi.fromApi(ApiWithRegulatoryData) as any
+    const document = OpenApi.fromApi(Api) as any
     const eccn = document.paths["/api/eccn/{eccn}"].get
     expect(Object.keys(eccn.responses[200].content)).toEqual(["text/plain", "application/json"])
     expect(eccn.parameters.map((p: { name: string }) => p.name)).toEqual(["eccn", "format"])

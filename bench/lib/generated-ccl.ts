@@ -27,5 +27,3 @@ export const generatedCcl = (targetBytes = 2_000_000): { readonly xml: string; r
   }
   return { xml: `${part.slice(0, open)}${chunks.join("")}${part.slice(close)}`, entries: n }
 }
-
-export const fixtureText = fixture

@@ -3,6 +3,7 @@ import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { CountryChartGroup } from "./country/Api.ts"
 import { EccnGroup } from "./eccn/Api.ts"
+import { EcfrGroup } from "./ecfr/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { RadarGroup } from "./radar/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
@@ -18,11 +19,17 @@ const annotations = () =>
 
 const description = "Citable access to U.S. export-control regulations (EAR 15 CFR 730-774, ITAR 22 CFR 121): " +
   "eCFR mirror, ECCN and Country Chart answers, screening, enforcement, research, skills and MCP. " +
-  "Not legal advice: screening matches are for human adjudication."
+  "Not legal advice: screening matches are for human adjudication. " +
+  "Regulatory data comes from stored eCFR snapshots; when eCFR cannot be reached and an older snapshot answers, " +
+  "the response carries `X-Data-Stale: true; fetched-at=<ISO time>; issue-date=<YYYY-MM-DD>`, and every eCFR " +
+  "response names its eCFR issue in `X-Ecfr-Issue-Date`."
 
 /** The full REST surface served by the app. */
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
+  .add(EcfrGroup)
+  .add(EccnGroup)
+  .add(CountryChartGroup)
   .add(RegulatoryStatusGroup)
   .add(RadarGroup)
   .addError(InvalidRequest)
@@ -33,24 +40,11 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 /** The free surface: what anonymous callers see in `/openapi.json` and the reference page. */
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
-  .add(RegulatoryStatusGroup)
-  .add(RadarGroup)
-  .addError(InvalidRequest)
-  .addError(InternalError)
-  .annotateContext(annotations())
-{}
-
-/**
- * The surface once the eCFR-backed answers are served: `Api` plus `/api/eccn/{eccn}` and
- * `/api/country-chart`. Their services need a live `EcfrSource` (see `layers/RegulatoryData.ts`);
- * when one is wired, these groups move into `Api` and `PublicApi`.
- */
-export class ApiWithRegulatoryData extends HttpApi.make("export-compliance-data-service")
-  .add(ServiceGroup)
-  .add(RegulatoryStatusGroup)
-  .add(RadarGroup)
+  .add(EcfrGroup)
   .add(EccnGroup)
   .add(CountryChartGroup)
+  .add(RegulatoryStatusGroup)
+  .add(RadarGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

@@ -1,9 +1,10 @@
 import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
-import { Api, ApiWithRegulatoryData, PublicApi } from "./Api.ts"
+import { Api, PublicApi } from "./Api.ts"
 import { CountryChartHttpLive } from "./country/Http.ts"
 import { EccnHttpLive } from "./eccn/Http.ts"
+import { EcfrHttpLive } from "./ecfr/Http.ts"
 import { AppMiddleware } from "./Middleware.ts"
 import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
@@ -30,33 +31,17 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, RadarHttpLive])
+  Layer.provide([
+    ServiceHttpLive,
+    EcfrHttpLive,
+    EccnHttpLive,
+    CountryChartHttpLive,
+    RegulatoryStatusHttpLive,
+    RadarHttpLive
+  ])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })
 
 /** The app: routes plus the global middleware. Runtime adapters serve it; deployments provide services. */
 export const AppRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, RemovedRoutesLive, AppMiddleware)
-
-const regulatoryDataRoutes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
-  ...RouteCatalog.fromHttpApi(ApiWithRegulatoryData),
-  docsRoute,
-  ...removedRoutes
-]
-
-/**
- * The app with the eCFR-backed ECCN and Country Chart endpoints; it needs `CclIndex` and
- * `CountryChart` (and so an `EcfrSource`) besides what `AppRoutes` needs.
- */
-export const AppRoutesWithRegulatoryData = Layer.mergeAll(
-  HttpLayerRouter.addHttpApi(ApiWithRegulatoryData).pipe(
-    Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, RadarHttpLive, EccnHttpLive, CountryChartHttpLive])
-  ),
-  DocsRoute,
-  RemovedRoutesLive,
-  AppMiddleware
-).pipe(
-  Layer.provide(
-    Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(regulatoryDataRoutes, EndpointGroups))
-  )
-)

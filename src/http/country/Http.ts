@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { CountryChart } from "../../services/CountryChart.ts"
-import { ApiWithRegulatoryData } from "../Api.ts"
+import { Api } from "../Api.ts"
 
 export const CountryChartHttpLive = HttpApiBuilder.group(
-  ApiWithRegulatoryData,
+  Api,
   "countryChart",
   (handlers) =>
     Effect.gen(function*() {

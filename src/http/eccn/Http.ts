@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { type EccnAnswer, parseEccnQuery } from "../../domain/Eccn.ts"
 import { renderEccnText } from "../../domain/EccnText.ts"
 import { CclIndex } from "../../services/CclIndex.ts"
-import { ApiWithRegulatoryData } from "../Api.ts"
+import { Api } from "../Api.ts"
 
 type Format = "text" | "json"
 
@@ -26,15 +26,26 @@ export const negotiate = (format: Format | undefined, accept: string | undefined
   return qualityOf(accept, "application/json") > qualityOf(accept, "text/plain") ? "json" : "text"
 }
 
+/** Like the eCFR endpoints: the issue the text comes from, and whether a stored copy answers. */
+const sourceHeaders = (answer: EccnAnswer): Record<string, string> => {
+  if (answer.kind !== "entry") return { vary: "Accept" }
+  const { fetchedAt, issueDate, stale } = answer.source
+  return {
+    vary: "Accept",
+    "x-ecfr-issue-date": issueDate,
+    ...(stale ? { "x-data-stale": `true; fetched-at=${fetchedAt}; issue-date=${issueDate}` } : {})
+  }
+}
+
 const respond = (answer: EccnAnswer, format: Format) =>
   format === "json"
-    ? HttpServerResponse.unsafeJson(answer, { headers: { vary: "Accept" } })
+    ? HttpServerResponse.unsafeJson(answer, { headers: sourceHeaders(answer) })
     : HttpServerResponse.text(renderEccnText(answer), {
       contentType: "text/plain; charset=utf-8",
-      headers: { vary: "Accept" }
+      headers: sourceHeaders(answer)
     })
 
-export const EccnHttpLive = HttpApiBuilder.group(ApiWithRegulatoryData, "eccn", (handlers) =>
+export const EccnHttpLive = HttpApiBuilder.group(Api, "eccn", (handlers) =>
   Effect.gen(function*() {
     const ccl = yield* CclIndex
     return handlers.handle("eccn", ({ path, urlParams }) =>

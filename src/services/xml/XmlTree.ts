@@ -1,58 +1,12 @@
-import { XMLParser, XMLValidator } from "fast-xml-parser"
+import { isElement, parseXml, type XmlElement, type XmlNode } from "../ecfr/Xml.ts"
 
-/** An element of a parsed XML document: its name, attributes and children in document order. */
-export interface XmlElement {
-  readonly name: string
-  readonly attributes: Readonly<Record<string, string>>
-  readonly children: ReadonlyArray<XmlNode>
-}
+export { isElement, type XmlElement, type XmlNode }
 
-export type XmlNode = XmlElement | string
-
+/** The XML is malformed, or lacks the structure a parser relies on; nothing is guessed. */
 export class XmlParseError extends Error {}
 
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  trimValues: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: true,
-  htmlEntities: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true
-})
-
-type Ordered = Record<string, unknown> & { readonly ":@"?: Record<string, string> }
-
-const convert = (nodes: ReadonlyArray<Ordered>): Array<XmlNode> => {
-  const out: Array<XmlNode> = []
-  for (const node of nodes) {
-    for (const key of Object.keys(node)) {
-      if (key === ":@") continue
-      const value = node[key]
-      if (key === "#text") out.push(String(value))
-      else if (!key.startsWith("?") && !key.startsWith("#")) {
-        out.push({ name: key, attributes: node[":@"] ?? {}, children: convert(value as ReadonlyArray<Ordered>) })
-      }
-    }
-  }
-  return out
-}
-
-/** Parses a whole document (validated first: truncated or malformed upstream XML is an error, not a guess). */
-export const parseDocument = (xml: string): XmlElement => {
-  const valid = XMLValidator.validate(xml)
-  if (valid !== true) {
-    throw new XmlParseError(`malformed XML at line ${valid.err.line}: ${valid.err.msg}`)
-  }
-  const root = convert(parser.parse(xml) as ReadonlyArray<Ordered>).find((node) => typeof node !== "string")
-  if (root === undefined) throw new XmlParseError("the document has no root element")
-  return root
-}
-
-export const isElement = (node: XmlNode): node is XmlElement => typeof node !== "string"
+/** Parses a whole document strictly: truncated or malformed upstream XML is an error, not a guess. */
+export const parseDocument: (xml: string) => XmlElement = parseXml
 
 export const elements = (element: XmlElement): ReadonlyArray<XmlElement> => element.children.filter(isElement)
 
