@@ -194,7 +194,7 @@ describe("GET /api/eccn/{eccn} when the eCFR text cannot be had", () => {
   it("answers 503 when the eCFR source fails and nothing was parsed yet", async () => {
     const server = await startRegulatoryDataServer()
     try {
-      server.ecfr.down = true
+      server.ecfr.update({ down: true })
       const response = await server.get("/api/eccn/3A001")
       expect(response.status).toBe(503)
       expect((await response.json()).type).toBe(`${server.url}/problems/upstream-unavailable`)
@@ -207,13 +207,13 @@ describe("GET /api/eccn/{eccn} when the eCFR text cannot be had", () => {
     const server = await startRegulatoryDataServer()
     try {
       const good = server.ecfr.parts.get(774)!
-      server.ecfr.parts.set(774, good.slice(0, good.length / 2))
+      server.ecfr.replace(774, good.slice(0, good.length / 2))
       expect((await server.get("/api/eccn/3A001?format=json")).status).toBe(503)
 
-      server.ecfr.parts.set(774, good)
+      server.ecfr.replace(774, good)
       expect((await (await server.get("/api/eccn/3A090?format=json")).json()).source.stale).toBe(false)
 
-      server.ecfr.parts.set(774, good.replace("</DIV9>", ""))
+      server.ecfr.replace(774, good.replace("</DIV9>", ""))
       const stale = await (await server.get("/api/eccn/3A001?format=json")).json()
       expect(stale.source).toMatchObject({ stale: true, issueDate: "2026-07-23" })
       expect(stale.entry.eccn).toBe("3A001")
@@ -227,9 +227,8 @@ describe("GET /api/eccn/{eccn} when the eCFR text cannot be had", () => {
     try {
       expect((await server.get("/api/eccn/0A502")).status).toBe(200)
       const good = server.ecfr.parts.get(774)!
-      server.ecfr.issueDate = "2026-08-01"
-      server.ecfr.stale = true
-      server.ecfr.parts.set(774, good.replace("<FP-2><B>0A502 ", "<FP-2><B>0A503 "))
+      server.ecfr.update({ issueDate: "2026-08-01", stale: true })
+      server.ecfr.replace(774, good.replace("<FP-2><B>0A502 ", "<FP-2><B>0A503 "))
       const response = await server.get("/api/eccn/0A503?format=json")
       expect(response.headers.get("x-data-stale")).toBe(
         "true; fetched-at=2026-07-23T06:00:00.000Z; issue-date=2026-08-01"
@@ -255,13 +254,15 @@ describe("CclIndex snapshots", () => {
       const lookup = (eccn: string) => ccl.lookup({ _tag: "Entry", eccn, paragraph: undefined })
       yield* lookup("3A001")
       const good = ecfr.parts.get(774)!
-      ecfr.parts.set(774, ` ${good}`.slice(1))
+      // The source reports a new snapshot with the same text: the index is reused, not rebuilt.
+      ecfr.replace(774, ` ${good}`.slice(1))
       yield* lookup("3A001")
-      expect(generation.current()).toBe(0)
-      ecfr.parts.set(774, good.replace("<FP-2><B>0A502 ", "<FP-2><B>0A503 "))
+      expect(generation.current()).toBe(1)
+      ecfr.replace(774, good.replace("<FP-2><B>0A502 ", "<FP-2><B>0A503 "))
       const moved = yield* lookup("0A503")
       expect(moved.kind).toBe("entry")
-      expect(generation.current()).toBe(1)
+      // one bump by the source for the new text, one by the index for its rebuilt answers
+      expect(generation.current()).toBe(3)
     }))
 })
 

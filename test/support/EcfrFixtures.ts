@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { UpstreamUnavailable } from "../../src/domain/Problem.ts"
 import type { SupportedPartNumber } from "../../src/domain/Service.ts"
+import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import { parseXml } from "../../src/services/ecfr/Xml.ts"
 import { EcfrSource } from "../../src/services/EcfrSource.ts"
 import { findAll, textOf, type XmlElement } from "../../src/services/xml/XmlTree.ts"
@@ -23,24 +24,33 @@ export const fixturePaths: ReadonlyArray<readonly [SupportedPartNumber, string]>
 export const fixtureParts = (): Map<SupportedPartNumber, string> =>
   new Map(fixturePaths.map(([part, path]) => [part, fixture(path)]))
 
+interface FixtureState {
+  readonly issueDate: string
+  readonly stale: boolean
+  /** Every call fails as an unreachable eCFR with no stored copy. */
+  readonly down: boolean
+}
+
 export interface FixtureEcfr {
-  /** Part texts served; tests replace entries to simulate a new snapshot. */
-  readonly parts: Map<SupportedPartNumber, string>
-  issueDate: string
-  stale: boolean
-  /** When set, every call fails as an unreachable eCFR with no stored copy. */
-  down: boolean
-  readonly calls: Array<SupportedPartNumber>
-  readonly layer: Layer.Layer<EcfrSource>
+  readonly parts: ReadonlyMap<SupportedPartNumber, string>
+  readonly calls: ReadonlyArray<SupportedPartNumber>
+  /** Serves a new text for a part (a new snapshot); like the mirror, bumps the data generation. */
+  readonly replace: (part: SupportedPartNumber, text: string) => void
+  /** Changes what every part is served as; bumps the data generation. */
+  readonly update: (changes: Partial<FixtureState>) => void
+  readonly layer: Layer.Layer<EcfrSource, never, DataGeneration.DataGeneration>
 }
 
 /** An EcfrSource over in-memory part texts (the fixtures by default). */
-export const fixtureEcfr = (parts = fixtureParts()): FixtureEcfr => {
-  const state: Omit<FixtureEcfr, "layer"> = { parts, issueDate: "2026-07-23", stale: false, down: false, calls: [] }
+export const fixtureEcfr = (initial = fixtureParts()): FixtureEcfr => {
+  const parts = new Map(initial)
+  const calls: Array<SupportedPartNumber> = []
+  let state: FixtureState = { issueDate: "2026-07-23", stale: false, down: false }
+  let changed = () => {}
   const partXml = (part: SupportedPartNumber) =>
     Effect.suspend(() => {
-      state.calls.push(part)
-      const value = state.parts.get(part)
+      calls.push(part)
+      const value = parts.get(part)
       if (state.down || value === undefined) {
         return Effect.fail(new UpstreamUnavailable({ upstream: "ecfr", detail: `part ${part} is unavailable` }))
       }
@@ -53,17 +63,35 @@ export const fixtureEcfr = (parts = fixtureParts()): FixtureEcfr => {
     })
   // CclIndex and CountryChart read whole parts only; the mirror's other operations are not part of this fixture.
   const unused = Effect.dieMessage("the fixture EcfrSource serves partXml only")
-  const layer = Layer.succeed(EcfrSource, {
-    partXml,
-    structure: () => unused,
-    sections: () => unused,
-    section: () => unused,
-    versions: () => unused,
-    searchPart: () => unused,
-    searchTitle: () => unused,
-    cacheReport: unused
-  })
-  return Object.assign(state, { layer })
+  const layer = Layer.effect(
+    EcfrSource,
+    Effect.map(DataGeneration.DataGeneration, (generation) => {
+      changed = () => Effect.runSync(generation.bump)
+      return {
+        partXml,
+        structure: () => unused,
+        sections: () => unused,
+        section: () => unused,
+        versions: () => unused,
+        searchPart: () => unused,
+        searchTitle: () => unused,
+        cacheReport: unused
+      }
+    })
+  )
+  return {
+    parts,
+    calls,
+    replace: (part, text) => {
+      parts.set(part, text)
+      changed()
+    },
+    update: (changes) => {
+      state = { ...state, ...changes }
+      changed()
+    },
+    layer
+  }
 }
 
 const node = (type: string, identifier: string, label: string, children?: Array<unknown>) => ({

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { UpstreamUnavailable } from "../../domain/Problem.ts"
 import type { SupportedPartNumber } from "../../domain/Service.ts"
 import { DataGeneration } from "../DataGeneration.ts"
@@ -6,6 +6,9 @@ import { EcfrSource } from "../EcfrSource.ts"
 
 /** Citable links point at the public eCFR site, whatever `ECFR_BASE_URL` the mirror reads from. */
 export const publicEcfrSite = "https://www.ecfr.gov"
+
+/** How long an answer of the source is reused while the data generation stays the same. */
+export const recheckMillis = 1000
 
 /** Where a parsed value's text came from, per part. */
 export interface PartOrigin {
@@ -81,7 +84,7 @@ export const make = <A>(options: {
         )
       }))
 
-    const get: Effect.Effect<Parsed<A>, UpstreamUnavailable> = Effect.gen(function*() {
+    const ask: Effect.Effect<Parsed<A>, UpstreamUnavailable> = Effect.gen(function*() {
       // Sequential: the parts come from the snapshot store, and forking per request costs more than it saves.
       const served = yield* Effect.forEach(options.parts, (part) => source.partXml(part))
       const texts = served.map((s) => s.value)
@@ -92,6 +95,21 @@ export const make = <A>(options: {
         stale: s.stale
       }))
       return sameTexts(texts) ? current(origins) : yield* rebuild(texts, origins)
+    })
+
+    // The source bumps the data generation whenever a part's text or staleness changes, so an
+    // answer checked less than `recheckMillis` ago under the same generation is still the answer;
+    // asking at most that often keeps the source's own freshness checks running under load.
+    let checked: { readonly at: number; readonly generation: number; readonly parsed: Parsed<A> } | undefined
+    const get: Effect.Effect<Parsed<A>, UpstreamUnavailable> = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      if (checked !== undefined && checked.generation === generation.current() && now - checked.at < recheckMillis) {
+        return Effect.succeed(checked.parsed)
+      }
+      const before = generation.current()
+      return Effect.tap(ask, (parsed) =>
+        Effect.sync(() => {
+          checked = { at: now, generation: before === generation.current() ? before : -1, parsed }
+        }))
     })
     return { get }
   })
