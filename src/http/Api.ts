@@ -1,9 +1,12 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
+import { CountryChartGroup } from "./country/Api.ts"
+import { EccnGroup } from "./eccn/Api.ts"
 import { EcfrGroup } from "./ecfr/Api.ts"
 import { EnforcementGroup } from "./enforcement/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
+import { RadarGroup } from "./radar/Api.ts"
 import { ResearchGroup } from "./research/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { SkillsGroup } from "./skills/Api.ts"
@@ -27,11 +30,14 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 /** The full REST surface served by the app. */
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
-  .add(RegulatoryStatusGroup)
-  .add(EnforcementGroup)
-  .add(ResearchGroup)
-  .add(SkillsGroup)
   .add(EcfrGroup)
+  .add(EccnGroup)
+  .add(CountryChartGroup)
+  .add(RegulatoryStatusGroup)
+  .add(RadarGroup)
+  .add(ResearchGroup)
+  .add(EnforcementGroup)
+  .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())
@@ -40,11 +46,14 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 /** The free surface: what anonymous callers see in `/openapi.json` and the reference page. */
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
-  .add(RegulatoryStatusGroup)
-  .add(EnforcementGroup)
-  .add(ResearchGroup)
-  .add(SkillsGroup)
   .add(EcfrGroup)
+  .add(EccnGroup)
+  .add(CountryChartGroup)
+  .add(RegulatoryStatusGroup)
+  .add(RadarGroup)
+  .add(ResearchGroup)
+  .add(EnforcementGroup)
+  .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

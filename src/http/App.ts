@@ -2,9 +2,12 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
+import { CountryChartHttpLive } from "./country/Http.ts"
+import { EccnHttpLive } from "./eccn/Http.ts"
 import { EcfrHttpLive } from "./ecfr/Http.ts"
 import { EnforcementHttpLive } from "./enforcement/Http.ts"
 import { AppMiddleware } from "./Middleware.ts"
+import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
@@ -35,11 +38,14 @@ export const routeCatalogLayer = (deploymentRoutes: ReadonlyArray<RouteCatalog.R
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
   Layer.provide([
     ServiceHttpLive,
+    EcfrHttpLive,
+    EccnHttpLive,
+    CountryChartHttpLive,
     RegulatoryStatusHttpLive,
+    RadarHttpLive,
     EnforcementHttpLive,
     ResearchHttpLive,
-    SkillsHttpLive,
-    EcfrHttpLive
+    SkillsHttpLive
   ])
 )
 
