@@ -44,7 +44,7 @@ export const consentPage = (consent: ConsentRequest, action: string, error?: str
   const name = escapeHtml(consent.clientName)
   const site = consent.clientUri === undefined
     ? ""
-    : ` (its own description names ${escapeHtml(new URL(consent.clientUri).host)})`
+    : ` (it gives its website as ${escapeHtml(new URL(consent.clientUri).host)})`
   const alert = error === undefined ? "" : `<p class="alert" role="alert" id="sign-in-error">${escapeHtml(error)}</p>\n`
   const describedBy = error === undefined ? "" : ` aria-describedby="sign-in-error"`
   return page(
