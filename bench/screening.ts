@@ -85,6 +85,12 @@ export const run = async () => {
   evaluate(cases, ours)
   const engine = figures(evaluate(cases, ours), threshold)
 
+  const jaroWinklerCheck = Baselines.verifySmetrics(
+    cases.map((c) => [c.query.toLowerCase(), corpus[c.targets[0] ?? 0]!.names[0]!.toLowerCase()] as const)
+  )
+  if (jaroWinklerCheck > 1e-9) {
+    throw new Error(`baseline Jaro-Winkler differs from the jaro-winkler package by ${jaroWinklerCheck}`)
+  }
   const baselines = Baselines.make(corpus)
   const baselineFigures = baselines.map((baseline) => {
     console.log(`  baseline ${baseline.name} over ${cases.length} queries (full scans)…`)

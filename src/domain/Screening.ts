@@ -216,3 +216,43 @@ export const ScreeningResponse = Schema.Struct({
   disclaimer: Schema.String
 }).annotations({ identifier: "ScreeningResponse" })
 export type ScreeningResponse = typeof ScreeningResponse.Type
+
+/** Comma-separated values of a query parameter (`sources=EL,SDN`), blanks ignored. */
+const commaSeparated = <A>(item: Schema.Schema<A, string>) =>
+  Schema.compose(
+    Schema.transform(Schema.String, Schema.Array(Schema.String), {
+      strict: true,
+      decode: (text) => text.split(",").map((part) => part.trim()).filter((part) => part !== ""),
+      encode: (parts) => parts.join(",")
+    }),
+    nonEmpty(item)
+  )
+
+const capitalized = Schema.transform(Schema.String, Schema.String, {
+  strict: true,
+  decode: (text) => text.charAt(0).toUpperCase() + text.slice(1).toLowerCase(),
+  encode: (text) => text
+})
+
+/**
+ * `GET /api/csl` query parameters: the same fields as `ScreeningRequest`, as text. List codes,
+ * country codes and the type are case-insensitive.
+ */
+export const ScreeningUrlParams = Schema.Struct({
+  name: PartyName,
+  sources: Schema.optional(commaSeparated(Schema.compose(Schema.Uppercase, SourceCode))).annotations({
+    description: "Comma-separated list codes to search (default: all lists)"
+  }),
+  fuzzy_name: Schema.optional(Schema.BooleanFromString).annotations({
+    description: "true (default): fuzzy matching; false: exact match of the normalized name"
+  }),
+  countries: Schema.optional(commaSeparated(Schema.compose(Schema.Uppercase, CountryCode))).annotations({
+    description: "Comma-separated ISO alpha-2 codes; entries without any country are kept"
+  }),
+  type: Schema.optional(Schema.compose(capitalized, PartyType)).annotations({
+    description: "Individual, Entity, Vessel or Aircraft; entries of unknown type are kept"
+  }),
+  min_score: Schema.optional(Schema.compose(Schema.NumberFromString, MinScore)),
+  size: Schema.optional(Schema.compose(Schema.NumberFromString, PageSize)),
+  offset: Schema.optional(Schema.compose(Schema.NumberFromString, Offset))
+}).annotations({ identifier: "ScreeningUrlParams" })

@@ -5,15 +5,16 @@ import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
+import * as Screening from "../services/Screening.ts"
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
   RateLimiter.layer,
   EcfrReachability.layer,
   RouteCatalogLive,
-  DataGeneration.layer,
-  RegulatoryStatus.layer
+  Screening.layer
 ).pipe(
+  Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)),
   Layer.provide(FetchHttpClient.layer)
 )
 

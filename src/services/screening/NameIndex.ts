@@ -59,6 +59,8 @@ export const classWeight: Record<TokenClass, number> = {
 }
 
 const minNameWeight = 0.2
+/** A single letter is mostly an initial: weak evidence however rare. */
+const initialWeight = 0.25
 
 /**
  * Inverse document frequency scaled to 0–1 (a token on one name weighs 1); rare tokens identify a
@@ -171,7 +173,8 @@ export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
   const rarity = new Float32Array(tokens.length)
   for (let id = 0; id < tokens.length; id++) {
     const df = id < singleTokenCount ? tokenNames[id]!.length : alternateNames[id]!.length
-    rarity[id] = rarityWeight(Math.max(1, df), nameCount)
+    const weight = rarityWeight(Math.max(1, df), nameCount)
+    rarity[id] = tokens[id]!.length === 1 ? Math.min(weight, initialWeight) : weight
   }
   const tokenClass = new Uint8Array(tokens.length)
   const tokenWeight = new Float32Array(tokens.length)
