@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { existsSync, readFileSync } from "node:fs"
+import { availableParallelism, loadavg } from "node:os"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { DefaultMinScore } from "../src/domain/Screening.ts"
@@ -17,7 +18,8 @@ import { type Case, type CorpusEntry, generate } from "./screening/Variants.ts"
  * `CSL_FILE`): a labelled evaluation generated from the list with a fixed seed, answered in-process
  * by our engine and, in the same run, by the two full-scan baselines of issue 9.
  * `SCREENING_BENCH_PER_KIND` (default 100) sets the positives per variant kind, four times as many
- * negatives per negative kind.
+ * negatives per negative kind. Latency is reported twice: wall clock, and CPU time of the process
+ * (what one core spends per query, unaffected by other processes sharing the machine).
  */
 
 const seed = 20260731
@@ -39,9 +41,12 @@ const timed = <A>(run: () => A): [A, number] => {
 
 const evaluate = (cases: ReadonlyArray<Case>, search: (query: string) => Outcome["ranked"]): Array<Outcome> =>
   cases.map((c) => {
+    const cpu = process.cpuUsage()
     const start = performance.now()
     const ranked = search(c.query)
-    return { case: c, ranked, millis: performance.now() - start }
+    const millis = performance.now() - start
+    const used = process.cpuUsage(cpu)
+    return { case: c, ranked, millis, cpuMillis: (used.user + used.system) / 1000 }
   })
 
 /** Per kind: is our engine at least as good as the better baseline (recall@1 for positives, false alarms for negatives)? */
@@ -117,20 +122,22 @@ export const run = async () => {
     engine,
     baselines: Object.fromEntries(baselineFigures.map((b) => [b.name, b.figures])),
     perKind: perKindVerdicts(engine, baselineFigures.map((b) => b.figures)),
-    speedup: Object.fromEntries(baselineFigures.map((b) => [
+    speedupOfMeanCpuTime: Object.fromEntries(baselineFigures.map((b) => [
       b.name,
-      Math.round((b.figures.latency.meanMillis / engine.latency.meanMillis) * 10) / 10
+      Math.round(b.figures.cpu.meanMillis / engine.cpu.meanMillis)
     ])),
+    machine: { cpus: availableParallelism(), loadAverage: loadavg().map((value) => Math.round(value * 10) / 10) },
     goals: {
       recallAt1: { goal: ">= 0.98", value: overall.recallAt1, met: overall.recallAt1 >= 0.98 },
       recallAt10: { goal: ">= 0.995", value: overall.recallAt10, met: overall.recallAt10 >= 0.995 },
       rocAuc: { goal: ">= 0.97", value: overall.rocAuc, met: overall.rocAuc >= 0.97 },
       randomNegativesAboveThreshold: { goal: "<= 0.02", value: random, met: random <= 0.02 },
-      p99Millis: { goal: "< 2", value: engine.latency.p99Millis, met: engine.latency.p99Millis < 2 },
-      queriesPerSecond: {
+      p99CpuMillis: { goal: "< 2", value: engine.cpu.p99Millis, met: engine.cpu.p99Millis < 2 },
+      p99WallMillis: { goal: "< 2", value: engine.latency.p99Millis, met: engine.latency.p99Millis < 2 },
+      queriesPerSecondOneCore: {
         goal: ">= 2000",
-        value: engine.latency.queriesPerSecond,
-        met: engine.latency.queriesPerSecond >= 2000
+        value: engine.cpu.queriesPerSecond,
+        met: engine.cpu.queriesPerSecond >= 2000
       },
       indexBuildMillis: { goal: "< 5000", value: Math.round(buildMillis), met: buildMillis < 5000 }
     }

@@ -5,7 +5,10 @@ import type { Case } from "./Variants.ts"
 export interface Outcome {
   readonly case: Case
   readonly ranked: ReadonlyArray<Ranked>
+  /** Wall-clock time of the search. */
   readonly millis: number
+  /** CPU time of the process during the search (unaffected by other processes on the machine). */
+  readonly cpuMillis: number
 }
 
 const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits
@@ -80,8 +83,16 @@ export const figures = (outcomes: ReadonlyArray<Outcome>, threshold: number) => 
   const positives = outcomes.filter((o) => o.case.positive)
   const negatives = outcomes.filter((o) => !o.case.positive)
   const alerts = outcomes.filter((o) => topScore(o) >= threshold)
-  const millis = outcomes.map((o) => o.millis).sort((a, b) => a - b)
-  const totalMillis = millis.reduce((sum, value) => sum + value, 0)
+  const timing = (values: Array<number>) => {
+    values.sort((a, b) => a - b)
+    const total = values.reduce((sum, value) => sum + value, 0)
+    return {
+      p50Millis: round(percentile(values, 0.5), 3),
+      p99Millis: round(percentile(values, 0.99), 3),
+      meanMillis: round(total / Math.max(1, values.length), 3),
+      queriesPerSecond: Math.round(values.length / (total / 1000))
+    }
+  }
   return {
     kinds,
     overall: {
@@ -93,12 +104,8 @@ export const figures = (outcomes: ReadonlyArray<Outcome>, threshold: number) => 
       recallAtThreshold: share(positives, correctAlert),
       rocAuc: round(rocAuc(positives.map(rocValue), negatives.map(rocValue)))
     },
-    latency: {
-      p50Millis: round(percentile(millis, 0.5), 3),
-      p99Millis: round(percentile(millis, 0.99), 3),
-      meanMillis: round(totalMillis / Math.max(1, millis.length), 3),
-      queriesPerSecond: Math.round(millis.length / (totalMillis / 1000))
-    }
+    latency: timing(outcomes.map((o) => o.millis)),
+    cpu: timing(outcomes.map((o) => o.cpuMillis))
   }
 }
 
