@@ -4,6 +4,7 @@ import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { ScreeningGroup } from "./screening/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
+import { SkillsGroup } from "./skills/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
 
 const annotations = () =>
@@ -22,6 +23,7 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(SkillsGroup)
   .add(ScreeningGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
@@ -32,6 +34,7 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(SkillsGroup)
   .add(ScreeningGroup)
   .addError(InvalidRequest)
   .addError(InternalError)

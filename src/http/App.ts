@@ -8,6 +8,7 @@ import * as RouteCatalog from "./RouteCatalog.ts"
 import { ScreeningHttpLive } from "./screening/Http.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
+import { SkillsHttpLive } from "./skills/Http.ts"
 import { RegulatoryStatusHttpLive } from "./status/Http.ts"
 
 const docsRoute = RouteCatalog.rawRoute({
@@ -28,7 +29,7 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, ScreeningHttpLive])
+  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, SkillsHttpLive, ScreeningHttpLive])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

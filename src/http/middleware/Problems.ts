@@ -44,7 +44,8 @@ const finish = (
   })
 }
 
-const finishError = (
+/** A problem response for `error`, complete with `instance` and an absolute `type`. */
+export const finishError = (
   error: ProblemError,
   info: RequestInfo,
   baseUrl: string,

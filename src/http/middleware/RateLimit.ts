@@ -2,7 +2,6 @@ import type { HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
 import { RateLimited } from "../../domain/Problem.ts"
 import type { RateLimitDecision, RateLimiterShape } from "../../services/RateLimiter.ts"
-import { problemResponse } from "./Problems.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
 /** The peer address when the runtime adapter knows it but the request object does not (web handlers). */
@@ -38,7 +37,11 @@ export const withRateLimit = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   info: RequestInfo,
   limiter: RateLimiterShape,
-  options: { readonly trustProxy: boolean }
+  options: {
+    readonly trustProxy: boolean
+    /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
+    readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
+  }
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
   if (limiter.limit === 0 || !limitedPath(info.path)) return app
   return Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
@@ -49,7 +52,7 @@ export const withRateLimit = <E, R>(
         if (decision === undefined) return app
         const headers = headersOf(decision, limiter.windowSeconds)
         if (!decision.allowed) {
-          return Effect.succeed(problemResponse(
+          return Effect.succeed(options.onLimited(
             new RateLimited({
               detail: `Anonymous limit of ${decision.limit} requests per ${limiter.windowSeconds} s reached.`,
               retryAfter: decision.resetSeconds
