@@ -138,6 +138,12 @@ describe("GET /api/csl", () => {
     }
   })
 
+  it("documents its parameters in the OpenAPI document", async () => {
+    const spec = await (await server.get("/openapi.json")).json()
+    const parameters = spec.paths["/api/csl"].get.parameters.map((p: { name: string }) => p.name)
+    expect(parameters).toEqual(["name", "sources", "fuzzy_name", "countries", "type", "min_score", "size", "offset"])
+  })
+
   it("is listed in the index under intel", async () => {
     const index = await (await server.get("/")).json()
     expect(index.endpoints.intel.some((line: string) => line.startsWith("GET /api/csl — "))).toBe(true)

@@ -255,4 +255,4 @@ export const ScreeningUrlParams = Schema.Struct({
   min_score: Schema.optional(Schema.compose(Schema.NumberFromString, MinScore)),
   size: Schema.optional(Schema.compose(Schema.NumberFromString, PageSize)),
   offset: Schema.optional(Schema.compose(Schema.NumberFromString, Offset))
-}).annotations({ identifier: "ScreeningUrlParams" })
+})

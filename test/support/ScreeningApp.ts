@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs"
 import type { AffiliatesRuleStatus } from "../../src/domain/RegulatoryStatus.ts"
 import { AppRoutes, RouteCatalogLive } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
+import { SkillsFromConfig } from "../../src/layers/Skills.ts"
 import type { AppConfig } from "../../src/services/AppConfig.ts"
 import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import * as EcfrReachability from "../../src/services/EcfrReachability.ts"
@@ -44,7 +45,7 @@ export const screeningApp = (
   forRuntime(
     AppRoutes.pipe(
       Layer.provide(
-        Layer.mergeAll(RateLimiter.layer, EcfrReachability.layer, RouteCatalogLive, screening).pipe(
+        Layer.mergeAll(RateLimiter.layer, EcfrReachability.layer, RouteCatalogLive, SkillsFromConfig, screening).pipe(
           Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, regulatory)),
           Layer.provide(FetchHttpClient.layer)
         )
