@@ -50,6 +50,12 @@ const unknownTokenWeight = 1
 /** Shorter tokens are within one edit of their sound-alikes anyway: the deletion index finds them. */
 const minPhoneticLength = 4
 
+/**
+ * Longer "words" are looked up exactly: no listed word comes near this length, and the deletion
+ * variants of a token grow with the square of its length (a 500-letter token would have 125,000).
+ */
+const maxFuzzyLength = 40
+
 const weightOf = (index: NameIndex, token: string, cls: TokenClass, similar: Map<number, number>): number => {
   if (cls !== TokenClass.name) return classWeight[cls]
   const id = index.dictionary.get(token)
@@ -99,7 +105,7 @@ export const makePreparer = (index: NameIndex) => {
     const similar = new Map<number, number>()
     const exact = index.dictionary.get(text)
     if (exact !== undefined) similar.set(exact, 1)
-    if (!fuzzy || hasDigit(text)) return similar
+    if (!fuzzy || hasDigit(text) || text.length > maxFuzzyLength) return similar
     if (++seenEpoch === 0x7fffffff) {
       seenEpoch = 1
       seenIn.fill(0)
