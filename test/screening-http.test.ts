@@ -69,7 +69,7 @@ describe("GET /api/csl", () => {
     ])
     const other = (await csl("name=Huaxing%20Photonics&sources=SDN,DPL")).body
     expect(other.matches).toEqual([])
-    expect(other.query.sources).toEqual(["DPL", "SDN"])
+    expect(other.query.sources).toEqual(["SDN", "DPL"])
     expect(other.lists.map((list: { code: string }) => list.code)).toEqual(["DPL", "SDN"])
   })
 

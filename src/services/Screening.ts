@@ -160,7 +160,7 @@ export const make = (options: MakeOptions) =>
           query: {
             name: request.name,
             fuzzy_name: fuzzy,
-            sources: lists.map((l) => l.code),
+            sources: request.sources ?? lists.map((l) => l.code),
             countries: request.countries ?? null,
             type: request.type ?? null,
             min_score: minScore,
