@@ -72,7 +72,10 @@ export const run = async () => {
   const [parsed, parseMillis] = timed(() => BulkFile.parse(text))
   const list = Either.getOrThrow(parsed)
   const heapParsed = heapMb()
+  const buildCpu = process.cpuUsage()
   const [index, buildMillis] = timed(() => NameIndex.build(list.records.map(toEntry)))
+  const buildCpuUsed = process.cpuUsage(buildCpu)
+  const buildCpuMillis = (buildCpuUsed.user + buildCpuUsed.system) / 1000
   const matcher = Matcher.make(index)
   const heapIndexed = heapMb()
 
@@ -114,6 +117,7 @@ export const run = async () => {
     build: {
       parseMillis: Math.round(parseMillis),
       indexBuildMillis: Math.round(buildMillis),
+      indexBuildCpuMillis: Math.round(buildCpuMillis),
       heapListMb: Math.round(heapParsed - heapBefore),
       heapIndexMb: Math.round(heapIndexed - heapParsed),
       dictionaryEntries: index.tokens.length,
@@ -139,7 +143,8 @@ export const run = async () => {
         value: engine.cpu.queriesPerSecond,
         met: engine.cpu.queriesPerSecond >= 2000
       },
-      indexBuildMillis: { goal: "< 5000", value: Math.round(buildMillis), met: buildMillis < 5000 }
+      indexBuildMillis: { goal: "< 5000", value: Math.round(buildMillis), met: buildMillis < 5000 },
+      indexBuildCpuMillis: { goal: "< 5000", value: Math.round(buildCpuMillis), met: buildCpuMillis < 5000 }
     }
   }
 }

@@ -24,8 +24,12 @@ const hasParenthetical = /\([^()]*\)/
 
 const tidy = (text: string) => text.replace(/\s+/g, " ").replace(/^[\s,;.-]+|[\s,;-]+$/g, "")
 
+/** Whether a listed string may pack more than one name (most do not; they skip the splitting). */
+const packed = /[(;]|k\.?\s?a\b|known as|successor/i
+
 /** The distinct texts one listed string stands for, the listed string itself first. */
 export const namesIn = (listed: string): Array<string> => {
+  if (!packed.test(listed)) return [tidy(listed)].filter((text) => text !== "")
   const texts = [listed]
   const base = listed.replace(successorClause, "")
   const embedded: Array<string> = []

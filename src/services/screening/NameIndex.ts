@@ -95,6 +95,34 @@ const csr = (lists: ReadonlyArray<ReadonlyArray<number>>) => {
   return { start, values }
 }
 
+/**
+ * Inverted lists in CSR form: for each id below `ids`, the names (ascending, each once) whose list
+ * contains it. Built by counting, without an array per id.
+ */
+const postings = (listsByName: ReadonlyArray<ReadonlyArray<number>>, ids: number) => {
+  const start = new Int32Array(ids + 1)
+  const lastName = new Int32Array(ids).fill(-1)
+  listsByName.forEach((list, name) => {
+    for (const id of list) {
+      if (lastName[id] === name) continue
+      lastName[id] = name
+      start[id + 1]!++
+    }
+  })
+  for (let id = 0; id < ids; id++) start[id + 1]! += start[id]!
+  const values = new Int32Array(start[ids]!)
+  const fill = start.slice(0, ids)
+  lastName.fill(-1)
+  listsByName.forEach((list, name) => {
+    for (const id of list) {
+      if (lastName[id] === name) continue
+      lastName[id] = name
+      values[fill[id]!++] = name
+    }
+  })
+  return { start, values }
+}
+
 interface PendingName {
   readonly entry: number
   readonly alias: number
@@ -133,11 +161,9 @@ export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
   for (const item of pending) {
     const ids: Array<number> = []
     const masks: Array<number> = []
-    const seen = new Set<string>()
     const add = (text: string, mask: number) => {
       const id = intern(text)
-      if (seen.has(`${id}:${mask}`)) return
-      seen.add(`${id}:${mask}`)
+      for (let k = 0; k < ids.length; k++) if (ids[k] === id && masks[k] === mask) return
       ids.push(id)
       masks.push(mask)
     }
@@ -155,24 +181,24 @@ export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
   }
 
   const nameCount = pending.length
-  const tokenNames: Array<Array<number>> = Array.from({ length: singleTokenCount }, () => [])
-  const alternateNames: Array<Array<number>> = Array.from({ length: tokens.length }, () => [])
-  const lowInformation = new Int32Array(singleTokenCount)
   const occurrences = new Int32Array(singleTokenCount)
+  const lowInformation = new Int32Array(singleTokenCount)
   const classVotes = new Int32Array(singleTokenCount * 4)
   pending.forEach((item, nameIndex) => {
-    for (const id of new Set(nameIds[nameIndex])) tokenNames[id]!.push(nameIndex)
-    for (const id of new Set(alternates[nameIndex])) alternateNames[id]!.push(nameIndex)
     nameIds[nameIndex]!.forEach((id, k) => {
       occurrences[id]!++
       classVotes[id * 4 + item.name.classes[k]!]!++
       if (item.name.classes[k] !== TokenClass.name) lowInformation[id]!++
     })
   })
+  const tokenPostingCsr = postings(nameIds, singleTokenCount)
+  const alternatePostingCsr = postings(alternates, tokens.length)
 
   const rarity = new Float32Array(tokens.length)
   for (let id = 0; id < tokens.length; id++) {
-    const df = id < singleTokenCount ? tokenNames[id]!.length : alternateNames[id]!.length
+    const df = id < singleTokenCount
+      ? tokenPostingCsr.start[id + 1]! - tokenPostingCsr.start[id]!
+      : alternatePostingCsr.start[id + 1]! - alternatePostingCsr.start[id]!
     const weight = rarityWeight(Math.max(1, df), nameCount)
     rarity[id] = tokens[id]!.length === 1 ? Math.min(weight, initialWeight) : weight
   }
@@ -218,8 +244,6 @@ export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
 
   const nameTokenCsr = csr(nameIds)
   const nameAlternateCsr = csr(alternates)
-  const tokenPostingCsr = csr(tokenNames)
-  const alternatePostingCsr = csr(alternateNames)
   return {
     entries,
     nameCount,

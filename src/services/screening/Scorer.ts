@@ -9,16 +9,16 @@ import type { PreparedQuery } from "./Query.ts"
  * name token (or join), pairs are taken greedily from the most similar down, each token used once.
  * The score is the weighted share of the name that was found:
  *
- *   Σ sim·w(pair) / (Σ w(pair) + 1.0·w(query tokens left over) + 0.3·w(name tokens left over))
+ *   Σ sim·w(pair) / (Σ w(pair) + 1.0·w(query tokens left over) + 0.2·w(name tokens left over))
  *
  * where w(pair) is the mean weight of both sides. A query word the name lacks costs its full
- * weight (it is evidence of a different party); a name word the query lacks costs a third (people
+ * weight (it is evidence of a different party); a name word the query lacks costs a fifth (people
  * drop middle names and legal forms); rare words weigh more than common ones, legal forms,
  * honorifics and fillers very little.
  */
 
 export const unmatchedQueryCost = 1
-export const unmatchedNameCost = 0.3
+export const unmatchedNameCost = 0.2
 /** Similarity of an initial to a word it could abbreviate ("J" ~ "JOHN"). */
 export const initialSimilarity = 0.8
 

@@ -3,11 +3,12 @@ import { distance } from "fastest-levenshtein"
 
 /**
  * How alike two normalized tokens are, 0–1. Spelling differences are priced by edit distance
- * (Levenshtein, an adjacent swap counting once) within a budget that grows with length, so a short
- * token tolerates one slip and a long one three; beyond the budget only a sound-alike rescue (equal
- * Double Metaphone keys, similar lengths) keeps two tokens comparable, which is what carries
- * transliteration variants such as MOHAMMED / MUHAMMAD or YURI / IURII. Tokens with digits
- * (hull numbers, plant numbers) match only exactly.
+ * (Levenshtein, an adjacent swap counting once, a different first letter a little more) within a
+ * budget that grows with length, so a short token tolerates one slip and a long one three; one
+ * edit past the budget, a sound-alike rescue (equal Double Metaphone keys of romanisation-folded
+ * tokens, similar lengths) keeps two tokens comparable, which is what carries transliteration
+ * variants such as HUSSEIN / HUSAYN or DZHAMSHID / JAMSHID. Tokens with digits (hull numbers, plant
+ * numbers) match only exactly.
  */
 
 export interface PhoneticKeys {
@@ -55,6 +56,12 @@ export const editDistance = (a: string, b: string): number => {
   return d
 }
 
+/**
+ * Spelling slips rarely hit the first letter, so a different first letter costs a little extra
+ * (never a hard filter: "AFIZ" still finds "FAIZ").
+ */
+const differentOnsetCost = 0.06
+
 /** Similarity granted to sound-alike tokens whose spelling is further apart than the edit budget. */
 export const phoneticSimilarity = 0.86
 
@@ -69,7 +76,8 @@ export const similarity = (a: string, b: string, keysA: PhoneticKeys, keysB: Pho
   const budget = editBudget(longer)
   if (longer - shorter > budget + 1) return 0
   const edits = editDistance(a, b)
-  const spelled = edits <= budget ? 1 - 0.6 * edits / longer : 0
+  const onset = a.charCodeAt(0) === b.charCodeAt(0) ? 0 : differentOnsetCost
+  const spelled = edits <= budget ? 1 - 0.6 * edits / longer - onset : 0
   if (spelled >= phoneticSimilarity || edits > budget + 1 || shorter < 0.6 * longer) return spelled
   return soundAlike(keysA, keysB) ? phoneticSimilarity : spelled
 }
