@@ -74,20 +74,22 @@ export const Offset = Schema.Int.pipe(
 const nonEmpty = <A, I>(item: Schema.Schema<A, I>) =>
   Schema.Array(item).pipe(Schema.minItems(1, { message: () => "must name at least one value" }))
 
+/** What the optional request fields mean, for both the JSON request and the query parameters. */
+const described = {
+  sources: "Search only these lists (default: all)",
+  fuzzy_name: "true (default): fuzzy matching; false: exact match of the normalized name",
+  countries: "Keep entries linked to one of these ISO alpha-2 countries (address, nationality, citizenship); " +
+    "entries without any country (e.g. ISN, DTC) are kept, since they cannot be ruled out",
+  type: "Keep entries of this type; entries of unknown type (BIS and State lists) are kept"
+}
+
 /** What to screen. Omitted fields take the documented defaults. */
 export const ScreeningRequest = Schema.Struct({
   name: PartyName,
-  sources: Schema.optional(nonEmpty(SourceCode)).annotations({ description: "Search only these lists" }),
-  fuzzy_name: Schema.optional(Schema.Boolean).annotations({
-    description: "true (default): fuzzy matching; false: exact match of the normalized name"
-  }),
-  countries: Schema.optional(nonEmpty(CountryCode)).annotations({
-    description: "Keep entries linked to one of these countries (address, nationality, citizenship); entries " +
-      "without any country (e.g. ISN, DTC) are kept, since they cannot be ruled out"
-  }),
-  type: Schema.optional(PartyType).annotations({
-    description: "Keep entries of this type; entries of unknown type (BIS and State lists) are kept"
-  }),
+  sources: Schema.optional(nonEmpty(SourceCode)).annotations({ description: described.sources }),
+  fuzzy_name: Schema.optional(Schema.Boolean).annotations({ description: described.fuzzy_name }),
+  countries: Schema.optional(nonEmpty(CountryCode)).annotations({ description: described.countries }),
+  type: Schema.optional(PartyType).annotations({ description: described.type }),
   min_score: Schema.optional(MinScore),
   size: Schema.optional(PageSize),
   offset: Schema.optional(Offset)
@@ -241,17 +243,13 @@ const capitalized = Schema.transform(Schema.String, Schema.String, {
 export const ScreeningUrlParams = Schema.Struct({
   name: PartyName,
   sources: Schema.optional(commaSeparated(Schema.compose(Schema.Uppercase, SourceCode))).annotations({
-    description: "Comma-separated list codes to search (default: all lists)"
+    description: `${described.sources}; comma-separated`
   }),
-  fuzzy_name: Schema.optional(Schema.BooleanFromString).annotations({
-    description: "true (default): fuzzy matching; false: exact match of the normalized name"
-  }),
+  fuzzy_name: Schema.optional(Schema.BooleanFromString).annotations({ description: described.fuzzy_name }),
   countries: Schema.optional(commaSeparated(Schema.compose(Schema.Uppercase, CountryCode))).annotations({
-    description: "Comma-separated ISO alpha-2 codes; entries without any country are kept"
+    description: `${described.countries}; comma-separated`
   }),
-  type: Schema.optional(Schema.compose(capitalized, PartyType)).annotations({
-    description: "Individual, Entity, Vessel or Aircraft; entries of unknown type are kept"
-  }),
+  type: Schema.optional(Schema.compose(capitalized, PartyType)).annotations({ description: described.type }),
   min_score: Schema.optional(Schema.compose(Schema.NumberFromString, MinScore)),
   size: Schema.optional(Schema.compose(Schema.NumberFromString, PageSize)),
   offset: Schema.optional(Schema.compose(Schema.NumberFromString, Offset))
