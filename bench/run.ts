@@ -6,7 +6,10 @@ import { mkdirSync, writeFileSync } from "node:fs"
  */
 const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   "http-core": () => import("./http-core.ts"),
+  "enforcement-archive": () => import("./enforcement-archive.ts"),
   skills: () => import("./skills.ts"),
+  ecfr: () => import("./ecfr.ts"),
+  eccn: () => import("./eccn.ts"),
   screening: () => import("./screening.ts")
 }
 

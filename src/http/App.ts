@@ -2,8 +2,14 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
+import { CountryChartHttpLive } from "./country/Http.ts"
+import { EccnHttpLive } from "./eccn/Http.ts"
+import { EcfrHttpLive } from "./ecfr/Http.ts"
+import { EnforcementHttpLive } from "./enforcement/Http.ts"
 import { AppMiddleware } from "./Middleware.ts"
+import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
+import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { ScreeningHttpLive } from "./screening/Http.ts"
 import { DocsPath } from "./service/Api.ts"
@@ -29,7 +35,18 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, SkillsHttpLive, ScreeningHttpLive])
+  Layer.provide([
+    ServiceHttpLive,
+    EcfrHttpLive,
+    EccnHttpLive,
+    CountryChartHttpLive,
+    RegulatoryStatusHttpLive,
+    RadarHttpLive,
+    EnforcementHttpLive,
+    ResearchHttpLive,
+    SkillsHttpLive,
+    ScreeningHttpLive
+  ])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

@@ -1,14 +1,11 @@
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import { FetchHttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { readFileSync } from "node:fs"
 import type { AffiliatesRuleStatus } from "../../src/domain/RegulatoryStatus.ts"
-import { AppRoutes, RouteCatalogLive } from "../../src/http/App.ts"
+import { AppRoutes } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
-import { SkillsFromConfig } from "../../src/layers/Skills.ts"
-import type { AppConfig } from "../../src/services/AppConfig.ts"
+import { SharedServices } from "../../src/layers/Public.ts"
 import * as DataGeneration from "../../src/services/DataGeneration.ts"
-import * as EcfrReachability from "../../src/services/EcfrReachability.ts"
-import * as RateLimiter from "../../src/services/RateLimiter.ts"
 import * as RegulatoryStatus from "../../src/services/RegulatoryStatus.ts"
 import type * as Screening from "../../src/services/Screening.ts"
 
@@ -31,25 +28,21 @@ export const fixedRegulatoryStatus = (affiliatesRule: AffiliatesRuleStatus) =>
     affiliatesRule: Effect.succeed(affiliatesRule)
   })
 
-type ScreeningNeeds =
-  | DataGeneration.DataGeneration
-  | RegulatoryStatus.RegulatoryStatus
-  | AppConfig
-  | HttpClient.HttpClient
-
-/** The public app with the given Screening and RegulatoryStatus layers. */
-export const screeningApp = (
-  screening: Layer.Layer<Screening.Screening, never, ScreeningNeeds>,
+/**
+ * The public app with the given Screening layer (built over a fixed Affiliates Rule state) in place
+ * of the live one. `DataGeneration.layer` is memoized per build, so the screening service and the
+ * response microcache share one counter.
+ */
+export const screeningApp = <R>(
+  screening: Layer.Layer<Screening.Screening, never, R>,
   regulatory: Layer.Layer<RegulatoryStatus.RegulatoryStatus> = fixedRegulatoryStatus(suspendedAffiliatesRule)
 ) =>
   forRuntime(
     AppRoutes.pipe(
-      Layer.provide(
-        Layer.mergeAll(RateLimiter.layer, EcfrReachability.layer, RouteCatalogLive, SkillsFromConfig, screening).pipe(
-          Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, regulatory)),
-          Layer.provide(FetchHttpClient.layer)
-        )
-      )
+      Layer.provide(Layer.merge(
+        SharedServices,
+        screening.pipe(Layer.provide(Layer.mergeAll(DataGeneration.layer, regulatory, FetchHttpClient.layer)))
+      ))
     ),
     "node test"
   )
