@@ -17,6 +17,7 @@ import * as Radar from "../services/Radar.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Research from "../services/Research.ts"
+import * as Screening from "../services/Screening.ts"
 import * as UserDirectory from "../services/UserDirectory.ts"
 import { SkillsFromConfig } from "./Skills.ts"
 
@@ -29,14 +30,14 @@ export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
   Layer.mergeAll(
     EcfrReachability.layer,
     regulatoryData(ecfrSource),
-    RegulatoryStatus.layer,
     Radar.layer,
     SkillsFromConfig,
     Research.layer,
     EnforcementFeed.layer,
-    EnforcementLake.layer
+    EnforcementLake.layer,
+    Screening.layer
   ).pipe(
-    Layer.provideMerge(DataGeneration.layer),
+    Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)),
     Layer.provide(FetchHttpClient.layer)
   )
 
