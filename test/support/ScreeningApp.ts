@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs"
 import type { AffiliatesRuleStatus } from "../../src/domain/RegulatoryStatus.ts"
 import { AppRoutes } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
-import { SharedServices } from "../../src/layers/Public.ts"
+import { PublicServices } from "../../src/layers/Public.ts"
 import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import * as RegulatoryStatus from "../../src/services/RegulatoryStatus.ts"
 import type * as Screening from "../../src/services/Screening.ts"
@@ -40,7 +40,7 @@ export const screeningApp = <R>(
   forRuntime(
     AppRoutes.pipe(
       Layer.provide(Layer.merge(
-        SharedServices,
+        PublicServices,
         screening.pipe(Layer.provide(Layer.mergeAll(DataGeneration.layer, regulatory, FetchHttpClient.layer)))
       ))
     ),
