@@ -1,5 +1,5 @@
-import { defineContract, part, section } from "./Contract.ts"
 import { documentControl, signatory, versionHistory } from "./Common.ts"
+import { defineContract, part, section } from "./Contract.ts"
 import { Flag, LicenseNeed, Risk, ScreeningResult, StepOutcome } from "./Enums.ts"
 import { choice, column, date, html, prose, table, text } from "./Fields.ts"
 

@@ -130,7 +130,8 @@ export interface ValidPayload {
 
 const issueName = (path: ReadonlyArray<PropertyKey>) =>
   path.reduce<string>(
-    (name, part) => typeof part === "number" ? `${name}[${part}]` : name === "" ? String(part) : `${name}.${String(part)}`,
+    (name, part) =>
+      typeof part === "number" ? `${name}[${part}]` : name === "" ? String(part) : `${name}.${String(part)}`,
     ""
   )
 

@@ -1,0 +1,42 @@
+import { Resvg } from "@resvg/resvg-js"
+import satori from "satori"
+import { fonts } from "../pdf/Fonts.ts"
+import { opaquePng } from "./Png.ts"
+
+/** A satori element: the React element shape, without React. */
+export interface Node {
+  readonly type: string
+  readonly props: { readonly style?: Record<string, unknown>; readonly children?: unknown }
+}
+
+export const h = (style: Record<string, unknown>, ...children: ReadonlyArray<Node | string>): Node => ({
+  type: "div",
+  props: {
+    style: { display: "flex", boxSizing: "border-box", ...style },
+    children: children.length === 1 ? children[0] : children
+  }
+})
+
+/** Pixels per point: sharp on paper at a size that keeps documents small. */
+const scale = 2
+
+let fontList: ReturnType<typeof loadFonts> | undefined
+
+const loadFonts = () => {
+  const { data } = fonts()
+  return [
+    { name: "Plex Sans", data: data.sans, weight: 400 as const, style: "normal" as const },
+    { name: "Plex Sans", data: data.sansSemiBold, weight: 600 as const, style: "normal" as const },
+    { name: "Plex Sans", data: data.sansBold, weight: 700 as const, style: "normal" as const }
+  ]
+}
+
+/** One list for the life of the process: satori caches parsed fonts by identity. */
+const satoriFonts = () => (fontList ??= loadFonts())
+
+/** Lays the element out with satori (SVG) and rasterizes it with resvg; sizes are in points. */
+export const rasterize = async (element: Node, width: number, height: number): Promise<Uint8Array> => {
+  const svg = await satori(element as any, { width, height, fonts: satoriFonts() })
+  const image = new Resvg(svg, { fitTo: { mode: "zoom", value: scale }, font: { loadSystemFonts: false } }).render()
+  return opaquePng(image.pixels, image.width, image.height)
+}
