@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
+import { DocumentsGroup } from "./documents/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { ServiceGroup } from "./service/Api.ts"
 
@@ -19,6 +20,7 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 /** The full REST surface served by the app. */
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
+  .add(DocumentsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

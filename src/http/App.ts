@@ -2,6 +2,7 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
+import { DocumentsHttpLive } from "./documents/Http.ts"
 import { AppMiddleware } from "./Middleware.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
@@ -25,7 +26,7 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
-const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(Layer.provide(ServiceHttpLive))
+const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(Layer.provide([ServiceHttpLive, DocumentsHttpLive]))
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })
 

@@ -1,19 +1,27 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
+import * as ApiKeyAuth from "../services/ApiKeyAuth.ts"
+import * as Credits from "../services/Credits.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
+import * as KeyStore from "../services/KeyStore.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
+import * as Renderer from "../services/Renderer.ts"
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
   RateLimiter.layer,
   EcfrReachability.layer,
   RouteCatalogLive,
-  DataGeneration.layer
+  DataGeneration.layer,
+  Renderer.layerInProcess
 ).pipe(
   Layer.provide(FetchHttpClient.layer)
 )
 
-/** The public deployment: free reads, anonymous rate limit. */
-export const PublicApp = AppRoutes.pipe(Layer.provide(SharedServices))
+/** API keys and prepaid credits in the embedded store under DATA_DIR. */
+export const ApiKeyAccounts = Layer.mergeAll(ApiKeyAuth.layer, Credits.layer).pipe(Layer.provideMerge(KeyStore.layer))
+
+/** The public deployment: free reads, anonymous rate limit, API-key documents. */
+export const PublicApp = AppRoutes.pipe(Layer.provide(SharedServices), Layer.provide(ApiKeyAccounts))

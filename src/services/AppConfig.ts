@@ -23,6 +23,12 @@ export interface AppConfigShape {
   readonly logLevel: string
   readonly rateLimitPerMinute: number
   readonly trustProxy: boolean
+  /** Shown in 402 answers of the document endpoints: how to obtain a key or credits. */
+  readonly enterprisePlan: {
+    readonly name: string
+    readonly purchaseUrl: string
+    readonly contact: string
+  }
 }
 
 export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppConfigShape>() {}
@@ -72,7 +78,12 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     trustProxy: yield* Config.string("TRUST_PROXY").pipe(
       Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
       Config.withDefault(false)
-    )
+    ),
+    enterprisePlan: {
+      name: yield* Config.string("ENTERPRISE_PLAN_NAME").pipe(Config.withDefault("Enterprise")),
+      purchaseUrl: yield* url("ENTERPRISE_PURCHASE_URL", `${publicBaseUrl}/docs`),
+      contact: yield* Config.string("ENTERPRISE_CONTACT").pipe(Config.withDefault("sales@example.com"))
+    }
   }
 })
 

@@ -89,8 +89,14 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
       }))
   }
 
+  /**
+   * The body as it arrives. A reader that stops early (a size limit) leaves the socket alone, so
+   * the answer still reaches the client; Node discards the rest of the body.
+   */
   get stream(): Stream.Stream<Uint8Array, HttpServerError.RequestError> {
-    return NodeStream.fromReadable(() => this.source, this.fail("Transport", "the body could not be read"))
+    return NodeStream.fromReadable(() => this.source, this.fail("Transport", "the body could not be read"), {
+      closeOnDone: false
+    })
   }
 
   get multipart() {

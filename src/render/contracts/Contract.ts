@@ -136,8 +136,13 @@ const issueName = (path: ReadonlyArray<PropertyKey>) =>
   )
 
 /** Effect's messages end by echoing the offending value; the caller has it, the problem body need not. */
-const reasonOf = (issue: ParseResult.ArrayFormatterIssue) =>
-  issue._tag === "Missing" ? "is required" : issue.message.replace(/,? actual [\s\S]*$/, "").slice(0, 300)
+const reasonOf = (issue: ParseResult.ArrayFormatterIssue) => {
+  if (issue._tag === "Missing") return "is required"
+  const message = issue.message.replace(/,? actual [\s\S]*$/, "")
+  if (message.startsWith("Expected ReadonlyArray<")) return "must be an array of row objects"
+  if (message.startsWith("Expected {")) return "must be an object"
+  return message.slice(0, 300)
+}
 
 /** Decodes a parsed JSON body against the contract: every bad key is reported, unknown keys are warnings. */
 export const validatePayload = (

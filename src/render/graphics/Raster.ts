@@ -1,4 +1,4 @@
-import { Resvg } from "@resvg/resvg-js"
+import { renderAsync } from "@resvg/resvg-js"
 import satori from "satori"
 import { fonts } from "../pdf/Fonts.ts"
 import { opaquePng } from "./Png.ts"
@@ -37,6 +37,11 @@ const satoriFonts = () => (fontList ??= loadFonts())
 /** Lays the element out with satori (SVG) and rasterizes it with resvg; sizes are in points. */
 export const rasterize = async (element: Node, width: number, height: number): Promise<Uint8Array> => {
   const svg = await satori(element as any, { width, height, fonts: satoriFonts() })
-  const image = new Resvg(svg, { fitTo: { mode: "zoom", value: scale }, font: { loadSystemFonts: false } }).render()
+  // resvg rasterizes on libuv's thread pool: graphics render in parallel, off the event loop
+  const image = await renderAsync(svg, {
+    fitTo: { mode: "zoom", value: scale },
+    background: "#FFFFFF",
+    font: { loadSystemFonts: false }
+  })
   return opaquePng(image.pixels, image.width, image.height)
 }

@@ -67,6 +67,7 @@ export const decoratePages = (w: Writer, frame: FrameInfo, options: { readonly s
       w.font("sansSemiBold", 7.4, Colors.muted)
       doc.text(`${frame.company.toUpperCase()}  ·  ${frame.documentType.toUpperCase()}`, w.left, headerY, {
         width: w.width * 0.62,
+        height: 9,
         lineBreak: false,
         ellipsis: true,
         characterSpacing: 0.4
@@ -74,6 +75,7 @@ export const decoratePages = (w: Writer, frame: FrameInfo, options: { readonly s
       w.font("sans", 7.6, Colors.muted)
       doc.text(`${frame.docNumber}  ·  Version ${frame.version}`, w.left + w.width * 0.62, headerY, {
         width: w.width * 0.38,
+        height: 9,
         align: "right",
         lineBreak: false,
         ellipsis: true

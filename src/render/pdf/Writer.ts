@@ -99,7 +99,7 @@ export class Writer {
 
   /** A small upper-case caption above a block (the label of a prose or table field). */
   caption(text: string): void {
-    this.ensure(40)
+    this.ensure(64)
     this.font("sansSemiBold", Type.label, Colors.muted)
     this.doc.text(text.toUpperCase(), this.left, this.doc.y, { width: this.width, characterSpacing: 0.5 })
     this.doc.y += 3
