@@ -54,8 +54,10 @@ export const make = (store: JsonStore<Balances>): CreditsShape => {
 /** Balances in `DATA_DIR/credits.json`. */
 export const layer: Layer.Layer<Credits, never, AppConfig> = Layer.effect(
   Credits,
-  Effect.flatMap(AppConfig, (config) =>
-    Effect.map(fileStore<Balances>(join(config.dataDir, "credits.json"), () => ({ balances: {} })), make))
+  Effect.flatMap(
+    AppConfig,
+    (config) => Effect.map(fileStore<Balances>(join(config.dataDir, "credits.json"), () => ({ balances: {} })), make)
+  )
 )
 
 export const layerMemory: Layer.Layer<Credits> = Layer.effect(

@@ -86,8 +86,13 @@ export const make = (store: JsonStore<Keys>): KeyStoreShape => ({
 /** Keys in `DATA_DIR/keys.json`. */
 export const layer: Layer.Layer<KeyStore, never, AppConfig> = Layer.effect(
   KeyStore,
-  Effect.flatMap(AppConfig, (config) =>
-    Effect.map(fileStore<Keys>(join(config.dataDir, "keys.json"), () => ({ keys: [] })), make))
+  Effect.flatMap(
+    AppConfig,
+    (config) => Effect.map(fileStore<Keys>(join(config.dataDir, "keys.json"), () => ({ keys: [] })), make)
+  )
 )
 
-export const layerMemory: Layer.Layer<KeyStore> = Layer.effect(KeyStore, Effect.map(memoryStore<Keys>({ keys: [] }), make))
+export const layerMemory: Layer.Layer<KeyStore> = Layer.effect(
+  KeyStore,
+  Effect.map(memoryStore<Keys>({ keys: [] }), make)
+)

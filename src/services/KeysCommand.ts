@@ -15,7 +15,9 @@ const option = (args: ReadonlyArray<string>, name: string) => {
 }
 
 const integer = (value: string | undefined, what: string) =>
-  value !== undefined && /^-?\d+$/.test(value) ? Effect.succeed(Number(value)) : Effect.fail(`${what} must be an integer`)
+  value !== undefined && /^-?\d+$/.test(value)
+    ? Effect.succeed(Number(value))
+    : Effect.fail(`${what} must be an integer`)
 
 /**
  * The keys CLI: administers API keys and credits in the embedded store. A new key is printed
@@ -45,11 +47,23 @@ export const run = (args: ReadonlyArray<string>): Effect.Effect<string, string, 
       case "list": {
         const records = yield* keys.list
         if (records.length === 0) return "no keys"
-        const lines = yield* Effect.forEach(records, (record) =>
-          Effect.map(credits.balance(record.keyId), (balance) =>
-            [record.keyId, record.status.padEnd(13), record.plan.padEnd(12), String(balance).padStart(7), record.createdAt, record.label]
-              .join("  ")))
-        return ["key id        status         plan         credits  created                   label", ...lines].join("\n")
+        const lines = yield* Effect.forEach(
+          records,
+          (record) =>
+            Effect.map(credits.balance(record.keyId), (balance) =>
+              [
+                record.keyId,
+                record.status.padEnd(13),
+                record.plan.padEnd(12),
+                String(balance).padStart(7),
+                record.createdAt,
+                record.label
+              ]
+                .join("  "))
+        )
+        return ["key id        status         plan         credits  created                   label", ...lines].join(
+          "\n"
+        )
       }
       case "deactivate":
       case "activate": {

@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import type { DocumentSlug, RenderBackendUnavailable } from "../domain/Documents.ts"
 import type { ValidPayload } from "../render/contracts/Contract.ts"
 import { contracts } from "../render/contracts/index.ts"
-import { type RenderedDocument, renderDocument } from "../render/Document.ts"
+import { renderDocument, type RenderedDocument } from "../render/Document.ts"
 
 export interface RenderRequest {
   readonly slug: DocumentSlug

@@ -1,4 +1,11 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
+import {
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity,
+  OpenApi
+} from "@effect/platform"
 import { Context, Schema } from "effect"
 import {
   ApiKeyInactive,
@@ -9,7 +16,7 @@ import {
   PayloadTooLarge,
   RenderBackendUnavailable
 } from "../../domain/Documents.ts"
-import { ApiKeyPrincipal } from "../../domain/Principal.ts"
+import type { ApiKeyPrincipal } from "../../domain/Principal.ts"
 import { InvalidRequest } from "../../domain/Problem.ts"
 import { contracts } from "../../render/contracts/index.ts"
 import { CachePolicy, Enterprise, IndexGroup } from "../Annotations.ts"

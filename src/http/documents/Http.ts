@@ -17,6 +17,7 @@ import { Auth } from "../../services/Auth.ts"
 import { Credits } from "../../services/Credits.ts"
 import { Renderer } from "../../services/Renderer.ts"
 import { Api } from "../Api.ts"
+import { problemResponse } from "../middleware/Problems.ts"
 import { DocumentKey, DocumentsAuth } from "./Api.ts"
 import { fileNameFor, readJsonBody } from "./Body.ts"
 
@@ -104,5 +105,8 @@ export const DocumentsHttpLive = HttpApiBuilder.group(Api, "documents", (handler
               "cache-control": "no-store"
             }
           })
-        }))
+        }).pipe(
+          // the rest of an oversized body is not worth reading: the connection closes after the answer
+          Effect.catchTag("PayloadTooLarge", (error) => Effect.succeed(problemResponse(error, { connection: "close" })))
+        ))
   })).pipe(Layer.provide(DocumentsAuthLive))
