@@ -4,7 +4,7 @@ import { decoratePages, DraftNotice } from "./pdf/Frame.ts"
 import { drawTable } from "./pdf/Table.ts"
 import { Colors, Page, Type } from "./pdf/Theme.ts"
 import { Writer } from "./pdf/Writer.ts"
-import { frameOf, infoOf, type RenderOptions } from "./Report.ts"
+import { coverFacts, frameOf, infoOf, type RenderOptions } from "./Report.ts"
 import { drawFacts } from "./Sections.ts"
 
 const statementKeys = ["OWNERSHIP_REVIEW", "ADJUDICATION_NOTES"] as const
@@ -15,17 +15,8 @@ export const renderCertificate = async (content: Content, options: RenderOptions
   const presentation = contract.presentation
   const w = new Writer(infoOf(content, options.now))
   const doc = w.doc
-  const facts = presentation.coverFacts.flatMap((key) => {
-    const shown = content.display(key)
-    return shown
-      ? [{
-        label: contract.fieldsByKey.get(key)!.label,
-        value: shown.value,
-        ...(shown.tone ? { tone: shown.tone } : {})
-      }]
-      : []
-  })
-  const card = facts.length > 0 ? await coverCard(facts, w.width) : undefined
+  const facts = coverFacts(content)
+  const card = facts.length > 0 ? coverCard(facts, w.width) : undefined
 
   w.addPage()
   doc.rect(0, 0, Page.width, 118).fill(Colors.navy)
@@ -50,7 +41,7 @@ export const renderCertificate = async (content: Content, options: RenderOptions
   w.font("sans", 10, "#8FB3CF")
   doc.text(content.text(presentation.subjectKey) ?? "", w.left, 90, { width: w.width, height: 14, ellipsis: true })
   w.y = 138
-  if (card) w.image(card.png, card.width, card.height)
+  if (card) w.image(card)
   drawFacts(w, content, [
     "SCREENED_BY",
     "SCREENING_TOOL",
@@ -105,6 +96,7 @@ export const renderCertificate = async (content: Content, options: RenderOptions
   }
   const pages = doc.bufferedPageRange().count
   if (pages > 1) content.warnings.push(`the certificate runs to ${pages} pages; shorten the statements or parties`)
+  await w.placePictures()
   decoratePages(w, frameOf(content, options.draft), { skipFirst: true })
   return w.finish()
 }

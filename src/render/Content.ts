@@ -24,12 +24,19 @@ export const formatDate = (iso: string): string => longDate.format(new Date(`${i
 /** Control characters other than line breaks and tabs have no place in a document. */
 const clean = (value: string) => value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "")
 
+/** Coverage of the embedded faces by code point: a property of the fonts, filled as characters appear. */
+const coverage = new Map<number, boolean>()
+
 const uncovered = (value: string): number => {
+  if (/^[\t\n\r\x20-\x7e]*$/.test(value)) return 0
   const { covers } = fonts()
   let missing = 0
   for (const char of value) {
     const code = char.codePointAt(0)!
-    if (code > 0x7e && !/\s/.test(char) && !covers(code)) missing++
+    if (code <= 0x7e || /\s/.test(char)) continue
+    let known = coverage.get(code)
+    if (known === undefined) coverage.set(code, known = covers(code))
+    if (!known) missing++
   }
   return missing
 }

@@ -2,7 +2,7 @@ import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import type { Content } from "./Content.ts"
 import type { GraphicName, SectionDef } from "./contracts/Contract.ts"
 import { Risk } from "./contracts/Enums.ts"
-import { coverCard, type FlowStep, type Picture, reviewFlow, riskSummary } from "./graphics/Graphics.ts"
+import { coverCard, type Fact, type FlowStep, type Picture, reviewFlow, riskSummary } from "./graphics/Graphics.ts"
 import { decoratePages, DraftNotice, drawContents, type FrameInfo, tocPagesFor } from "./pdf/Frame.ts"
 import { Colors, Page, Type } from "./pdf/Theme.ts"
 import { Writer } from "./pdf/Writer.ts"
@@ -92,7 +92,7 @@ const drawCover = (w: Writer, content: Content, card: Picture | undefined, draft
   w.font("sansBold", 25, "#FFFFFF")
   doc.text(content.text(presentation.subjectKey) ?? "", w.left, 140, { width: w.width, height: 96, ellipsis: true })
   w.y = 296
-  if (card) w.image(card.png, card.width, card.height)
+  if (card) w.image(card)
   w.space(6)
   w.caption("Document control")
   drawFacts(w, content, ["DOC_NUMBER", "VERSION", "DATE", "DOCUMENT_STATUS", presentation.authorKey, "CONFIDENTIALITY"])
@@ -118,34 +118,40 @@ const drawNotes = (w: Writer, warnings: ReadonlyArray<string>) => {
   })))
 }
 
+/** The headline facts of the cover card (or the certificate's result card). */
+export const coverFacts = (content: Content): Array<Fact> =>
+  content.contract.presentation.coverFacts.flatMap((key) => {
+    const shown = content.display(key)
+    const label = content.contract.fieldsByKey.get(key)!.label
+    return shown ? [{ label, value: shown.value, ...(shown.tone ? { tone: shown.tone } : {}) }] : []
+  })
+
+/** The cover card and each section's graphic; rasterization runs while the pages are laid out. */
+export const drawPictures = (content: Content, width: number) => {
+  const contract = content.contract
+  const facts = coverFacts(content)
+  return {
+    card: facts.length > 0 ? coverCard(facts, width) : undefined,
+    sections: contract.sections.map((section) =>
+      section.graphic ? graphicFor(content, section, section.graphic, width) : undefined
+    )
+  }
+}
+
 /** A report: cover, contents, numbered sections, running header and footer, draft watermark. */
 export const renderReport = async (content: Content, options: RenderOptions): Promise<Uint8Array> => {
   const contract = content.contract
   const w = new Writer(infoOf(content, options.now))
-  const facts = contract.presentation.coverFacts.flatMap((key) => {
-    const shown = content.display(key)
-    return shown
-      ? [{
-        label: contract.fieldsByKey.get(key)!.label,
-        value: shown.value,
-        ...(shown.tone ? { tone: shown.tone } : {})
-      }]
-      : []
-  })
-  const [card, ...graphics] = await Promise.all([
-    facts.length > 0 ? coverCard(facts, w.width) : undefined,
-    ...contract.sections.map((
-      section
-    ) => (section.graphic ? graphicFor(content, section, section.graphic, w.width) : undefined))
-  ])
-  drawCover(w, content, card, options.draft)
+  const pictures = drawPictures(content, w.width)
+  drawCover(w, content, pictures.card, options.draft)
   const entries = contract.sections.reduce((sum, section) => sum + 1 + section.parts.filter((p) => p.title).length, 0)
   const tocPages = tocPagesFor(entries + (options.draft ? 1 : 0))
   for (let i = 0; i < tocPages; i++) w.addPage()
   w.addPage()
-  contract.sections.forEach((section, index) => drawSection(w, content, section, index + 1, graphics[index]))
+  contract.sections.forEach((section, index) => drawSection(w, content, section, index + 1, pictures.sections[index]))
   if (options.draft && content.warnings.length > 0) drawNotes(w, content.warnings)
   drawContents(w, 1)
+  await w.placePictures()
   decoratePages(w, frameOf(content, options.draft), { skipFirst: true })
   return w.finish()
 }

@@ -106,13 +106,15 @@ export const drawSection = (
   number: number,
   graphic: Picture | undefined
 ): void => {
+  // a section opening with a graphic keeps its heading on the graphic's page
+  if (graphic) w.ensure(graphic.height + 60)
   w.heading(1, `${number}. ${section.title.replace(/^\d+\.\s*/, "")}`)
   const provided = section.parts.some((part) => Object.keys(part.fields).some((key) => content.has(key)))
   if (!provided) {
     w.callout("No information was provided for this section.")
     return
   }
-  if (graphic) w.image(graphic.png, graphic.width, graphic.height)
+  if (graphic) w.image(graphic)
   section.parts.forEach((part, index) => {
     if (part.title) w.heading(2, `${number}.${index + 1} ${part.title}`)
     const fields = fieldsOf(content, part)

@@ -2,9 +2,12 @@ import type { Tone } from "../contracts/Fields.ts"
 import { Colors, ToneColors } from "../pdf/Theme.ts"
 import { h, type Node, rasterize } from "./Raster.ts"
 
-/** The drawn graphics, sized in points for the content width; each returns a PNG and its size. */
+/**
+ * A graphic sized in points for the content width. Its size is known at once, its pixels later:
+ * the layout reserves the space and places the PNG when rasterization (off the event loop) ends.
+ */
 export interface Picture {
-  readonly png: Uint8Array
+  readonly png: Promise<Uint8Array>
   readonly width: number
   readonly height: number
 }
@@ -15,7 +18,7 @@ export interface Fact {
   readonly tone?: Tone
 }
 
-const font = { fontFamily: "Plex Sans" }
+const font = { fontFamily: "IBM Plex Sans" }
 
 const pill = (label: string, tone: Tone, size = 11): Node =>
   h({
@@ -30,7 +33,7 @@ const pill = (label: string, tone: Tone, size = 11): Node =>
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
 /** The cover's "at a glance" card: the headline facts of the document, toned by its status. */
-export const coverCard = (facts: ReadonlyArray<Fact>, width: number): Promise<Picture> => {
+export const coverCard = (facts: ReadonlyArray<Fact>, width: number): Picture => {
   const height = 118
   const cells = facts.slice(0, 4).map((fact) =>
     h(
@@ -49,7 +52,7 @@ export const coverCard = (facts: ReadonlyArray<Fact>, width: number): Promise<Pi
     h({ width: 6, height: "100%", backgroundColor: Colors.accent, borderRadius: "8px 0 0 8px" }),
     ...cells
   )
-  return rasterize(element, width, height).then((png) => ({ png, width, height }))
+  return { png: rasterize(element, width, height), width, height }
 }
 
 export interface RiskRow {
@@ -63,7 +66,7 @@ const levels = ["Low", "Medium", "High", "Critical"] as const
 const levelTones: ReadonlyArray<Tone> = ["good", "caution", "warning", "danger"]
 
 /** A risk profile: one four-step scale per risk area, the assessed step filled. */
-export const riskSummary = (overall: RiskRow | undefined, rows: ReadonlyArray<RiskRow>, width: number) => {
+export const riskSummary = (overall: RiskRow | undefined, rows: ReadonlyArray<RiskRow>, width: number): Picture => {
   const rowHeight = 26
   const height = 44 + rows.length * rowHeight + 12
   const scale = (level: number) =>
@@ -105,7 +108,7 @@ export const riskSummary = (overall: RiskRow | undefined, rows: ReadonlyArray<Ri
       )
     )
   )
-  return rasterize(element, width, height).then((png): Picture => ({ png, width, height }))
+  return { png: rasterize(element, width, height), width, height }
 }
 
 export interface FlowStep {
@@ -116,11 +119,11 @@ export interface FlowStep {
 }
 
 /** The order of review as a flow of numbered steps, each toned by its outcome, ending in the result. */
-export const reviewFlow = (steps: ReadonlyArray<FlowStep>, result: string, width: number): Promise<Picture> => {
+export const reviewFlow = (steps: ReadonlyArray<FlowStep>, result: string, width: number): Picture => {
   const columns = 3
   const gap = 22
   const boxWidth = (width - 28 - gap * (columns - 1)) / columns
-  const boxHeight = 104
+  const boxHeight = 118
   const rows = Math.ceil(steps.length / columns)
   const height = 28 + rows * boxHeight + (rows - 1) * 18 + 58
   const box = (step: FlowStep, index: number) => {
@@ -139,7 +142,7 @@ export const reviewFlow = (steps: ReadonlyArray<FlowStep>, result: string, width
           padding: "8px 10px"
         },
         h({ fontSize: 8, fontWeight: 700, color: Colors.accent, letterSpacing: 0.8 }, `STEP ${step.number}`),
-        h({ fontSize: 9.5, fontWeight: 600, color: Colors.navy, marginTop: 2, height: 26 }, clip(step.title, 60)),
+        h({ fontSize: 9.2, fontWeight: 600, color: Colors.navy, marginTop: 2, height: 38 }, clip(step.title, 64)),
         h({ marginTop: 4 }, pill(step.outcome?.label ?? "Not recorded", tone, 8)),
         h({ fontSize: 7.8, color: Colors.muted, marginTop: 5 }, clip(step.finding ?? "", 90))
       ),
@@ -175,5 +178,5 @@ export const reviewFlow = (steps: ReadonlyArray<FlowStep>, result: string, width
       clip(result, 90)
     )
   )
-  return rasterize(element, width, height).then((png): Picture => ({ png, width, height }))
+  return { png: rasterize(element, width, height), width, height }
 }

@@ -1,4 +1,7 @@
-import { deflateSync } from "node:zlib"
+import { promisify } from "node:util"
+import { deflate } from "node:zlib"
+
+const deflateAsync = promisify(deflate)
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n
@@ -26,7 +29,7 @@ const chunk = (type: string, data: Uint8Array) => {
  * PNG's compressed data as is, whereas a PNG with an alpha channel is decoded pixel by pixel in
  * JavaScript to split off a soft mask — the slowest step of a render otherwise.
  */
-export const opaquePng = (rgba: Uint8Array, width: number, height: number): Uint8Array => {
+export const opaquePng = async (rgba: Uint8Array, width: number, height: number): Promise<Uint8Array> => {
   const stride = width * 3 + 1
   const raw = Buffer.alloc(stride * height)
   for (let y = 0; y < height; y++) {
@@ -47,7 +50,7 @@ export const opaquePng = (rgba: Uint8Array, width: number, height: number): Uint
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw, { level: 3 })),
+    chunk("IDAT", await deflateAsync(raw, { level: 1 })),
     chunk("IEND", new Uint8Array(0))
   ])
 }

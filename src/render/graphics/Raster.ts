@@ -1,4 +1,7 @@
 import { renderAsync } from "@resvg/resvg-js"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import satori from "satori"
 import { fonts } from "../pdf/Fonts.ts"
 import { opaquePng } from "./Png.ts"
@@ -21,13 +24,30 @@ export const h = (style: Record<string, unknown>, ...children: ReadonlyArray<Nod
 const scale = 2
 
 let fontList: ReturnType<typeof loadFonts> | undefined
+let fontFiles: ReadonlyArray<string> | undefined
+
+/**
+ * resvg draws the text itself (natively, off the event loop) from the same faces, which it can
+ * only read from files: they are written once to a private temporary directory.
+ */
+const resvgFontFiles = () => {
+  if (fontFiles) return fontFiles
+  const { data } = fonts()
+  const directory = mkdtempSync(join(tmpdir(), "render-fonts-"))
+  fontFiles = (["sans", "sansSemiBold", "sansBold"] as const).map((name) => {
+    const path = join(directory, `${name}.ttf`)
+    writeFileSync(path, data[name])
+    return path
+  })
+  return fontFiles
+}
 
 const loadFonts = () => {
   const { data } = fonts()
   return [
-    { name: "Plex Sans", data: data.sans, weight: 400 as const, style: "normal" as const },
-    { name: "Plex Sans", data: data.sansSemiBold, weight: 600 as const, style: "normal" as const },
-    { name: "Plex Sans", data: data.sansBold, weight: 700 as const, style: "normal" as const }
+    { name: "IBM Plex Sans", data: data.sans, weight: 400 as const, style: "normal" as const },
+    { name: "IBM Plex Sans", data: data.sansSemiBold, weight: 600 as const, style: "normal" as const },
+    { name: "IBM Plex Sans", data: data.sansBold, weight: 700 as const, style: "normal" as const }
   ]
 }
 
@@ -36,12 +56,13 @@ const satoriFonts = () => (fontList ??= loadFonts())
 
 /** Lays the element out with satori (SVG) and rasterizes it with resvg; sizes are in points. */
 export const rasterize = async (element: Node, width: number, height: number): Promise<Uint8Array> => {
-  const svg = await satori(element as any, { width, height, fonts: satoriFonts() })
+  // satori lays out and measures; leaving glyph outlines to resvg keeps most of the work off the event loop
+  const svg = await satori(element as any, { width, height, fonts: satoriFonts(), embedFont: false })
   // resvg rasterizes on libuv's thread pool: graphics render in parallel, off the event loop
   const image = await renderAsync(svg, {
     fitTo: { mode: "zoom", value: scale },
     background: "#FFFFFF",
-    font: { loadSystemFonts: false }
+    font: { loadSystemFonts: false, fontFiles: [...resvgFontFiles()], defaultFontFamily: "IBM Plex Sans" }
   })
-  return opaquePng(image.pixels, image.width, image.height)
+  return await opaquePng(image.pixels, image.width, image.height)
 }

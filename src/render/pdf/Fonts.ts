@@ -30,13 +30,20 @@ const files: Readonly<Record<FontName, string>> = {
   serifBoldItalic: "@ibm/plex-serif/fonts/complete/woff/IBMPlexSerif-BoldItalic.woff"
 }
 
+const tag = (name: string) => Buffer.from(name, "latin1").readUInt32BE(0)
+
+/**
+ * OpenType layout tables are left out: shaping every word through GSUB/GPOS costs more than the
+ * rest of a render, and Latin business text needs neither ligatures nor contextual forms.
+ */
+const dropTables = new Set(["GSUB", "GPOS"].map(tag))
+
 /** WOFF 1.0 (W3C) to the sfnt it wraps: every table inflated, the table directory rebuilt. */
 export const woffToSfnt = (woff: Uint8Array): Buffer => {
   const input = Buffer.from(woff.buffer, woff.byteOffset, woff.byteLength)
   if (input.readUInt32BE(0) !== 0x774f4646) throw new Error("not a WOFF 1.0 font")
   const flavor = input.readUInt32BE(4)
-  const numTables = input.readUInt16BE(12)
-  const tables = Array.from({ length: numTables }, (_, i) => {
+  const tables = Array.from({ length: input.readUInt16BE(12) }, (_, i) => {
     const entry = 44 + i * 20
     const offset = input.readUInt32BE(entry + 4)
     const compLength = input.readUInt32BE(entry + 8)
@@ -47,7 +54,8 @@ export const woffToSfnt = (woff: Uint8Array): Buffer => {
       checksum: input.readUInt32BE(entry + 16),
       data: compLength < origLength ? inflateSync(stored) : stored
     }
-  })
+  }).filter((table) => !dropTables.has(table.tag))
+  const numTables = tables.length
   const pow2 = 2 ** Math.floor(Math.log2(numTables))
   let size = 12 + numTables * 16
   for (const table of tables) size += (table.data.length + 3) & ~3

@@ -66,15 +66,15 @@ export const decoratePages = (w: Writer, frame: FrameInfo, options: { readonly s
       const headerY = 40
       w.font("sansSemiBold", 7.4, Colors.muted)
       doc.text(`${frame.company.toUpperCase()}  ·  ${frame.documentType.toUpperCase()}`, w.left, headerY, {
-        width: w.width * 0.62,
+        width: w.width * 0.74,
         height: 9,
         lineBreak: false,
         ellipsis: true,
         characterSpacing: 0.4
       })
       w.font("sans", 7.6, Colors.muted)
-      doc.text(`${frame.docNumber}  ·  Version ${frame.version}`, w.left + w.width * 0.62, headerY, {
-        width: w.width * 0.38,
+      doc.text(`${frame.docNumber}  ·  Version ${frame.version}`, w.left + w.width * 0.74, headerY, {
+        width: w.width * 0.26,
         height: 9,
         align: "right",
         lineBreak: false,

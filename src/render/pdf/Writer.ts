@@ -1,5 +1,6 @@
 import PDFDocument from "pdfkit"
 import type { Tone } from "../contracts/Fields.ts"
+import type { Picture } from "../graphics/Graphics.ts"
 import type { Block, Run } from "../Html.ts"
 import { type FontName, fonts } from "./Fonts.ts"
 import { Colors, contentWidth, Page, ToneColors, Type } from "./Theme.ts"
@@ -22,6 +23,7 @@ export class Writer {
   readonly left = Page.marginX
   readonly width = contentWidth
   private outlineParent: PDFKit.PDFOutline | undefined
+  private readonly pictures: Array<{ picture: Picture; page: number; x: number; y: number }> = []
   private destinations = 0
 
   constructor(info: PDFKit.DocumentInfo) {
@@ -180,10 +182,23 @@ export class Writer {
     this.doc.y = top + height + 8
   }
 
-  image(png: Uint8Array, width: number, height: number): void {
-    this.ensure(height + 8)
-    this.doc.image(Buffer.from(png.buffer, png.byteOffset, png.byteLength), this.left, this.doc.y, { width, height })
-    this.doc.y += height + 10
+  /** Reserves the picture's space in the flow; `placePictures` draws it once its pixels exist. */
+  image(picture: Picture): void {
+    this.ensure(picture.height + 8)
+    this.pictures.push({ picture, page: this.pageIndex, x: this.left, y: this.doc.y })
+    this.doc.y += picture.height + 10
+  }
+
+  async placePictures(): Promise<void> {
+    const pngs = await Promise.all(this.pictures.map(({ picture }) => picture.png))
+    this.pictures.forEach(({ page, picture, x, y }, index) => {
+      const png = pngs[index]!
+      this.doc.switchToPage(page)
+      this.doc.image(Buffer.from(png.buffer, png.byteOffset, png.byteLength), x, y, {
+        width: picture.width,
+        height: picture.height
+      })
+    })
   }
 
   /** The finished file. */
