@@ -254,6 +254,37 @@ describe("documents", () => {
     }
   })
 
+  it("discloses the documents group and payload schemas in /openapi.json to key holders only", async () => {
+    const anonymous = await (await server.get("/openapi.json")).json()
+    expect(Object.keys(anonymous.paths).some((path) => path.startsWith("/pdf"))).toBe(false)
+    const { key, keyId } = await newKey()
+    const response = await server.get("/openapi.json", { headers: { authorization: `Bearer ${key}` } })
+    expect(response.headers.get("cache-control")).toBe("private, max-age=3600")
+    const full = await response.json()
+    expect(full.paths["/pdf/{slug}"].post).toBeDefined()
+    expect(full.components.schemas.ClassificationPayload.required).toHaveLength(8)
+    await keys("deactivate", keyId)
+    const revoked = await (await server.get("/openapi.json", { headers: { authorization: `Bearer ${key}` } })).json()
+    expect(revoked.paths["/pdf/{slug}"]).toBeUndefined()
+  })
+
+  it("holds anonymous callers to the rate limit, not key holders", async () => {
+    const limited = await startServer({ config: { dataDir, rateLimitPerMinute: 2 } })
+    try {
+      const { key } = await newKey()
+      const anonymous = []
+      for (let i = 0; i < 3; i++) anonymous.push((await limited.get("/openapi.json")).status)
+      expect(anonymous).toEqual([200, 200, 429])
+      for (let i = 0; i < 4; i++) {
+        const response = await limited.get("/openapi.json", { headers: { authorization: `Bearer ${key}` } })
+        expect(response.status).toBe(200)
+        expect(response.headers.get("ratelimit-limit")).toBeNull()
+      }
+    } finally {
+      await limited.close()
+    }
+  })
+
   it("never logs payloads", async () => {
     const lines: Array<string> = []
     const original = console.log

@@ -3,6 +3,7 @@ import { HttpLayerRouter, HttpServerRequest, type HttpServerResponse } from "@ef
 import { Effect } from "effect"
 import { ServiceVersion } from "../domain/Service.ts"
 import { AppConfig } from "../services/AppConfig.ts"
+import { Auth } from "../services/Auth.ts"
 import { DataGeneration } from "../services/DataGeneration.ts"
 import { RateLimiter } from "../services/RateLimiter.ts"
 import { finalize } from "./middleware/Caching.ts"
@@ -25,7 +26,7 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
     const limiter = yield* RateLimiter
     const cache = ResponseCache.make(yield* DataGeneration)
     const baseUrl = config.publicBaseUrl
-    const limitOptions = { trustProxy: config.trustProxy }
+    const limitOptions = { trustProxy: config.trustProxy, auth: yield* Auth }
     return (app): Effect.Effect<
       HttpServerResponse.HttpServerResponse,
       HttpLayerRouter.unhandled,
