@@ -15,7 +15,7 @@ export const SharedServices = Layer.mergeAll(
   EcfrReachability.layer,
   RouteCatalogLive,
   DataGeneration.layer,
-  Renderer.layerInProcess
+  Renderer.layer
 ).pipe(
   Layer.provide(FetchHttpClient.layer)
 )

@@ -43,6 +43,15 @@ export interface UpstreamClient {
     options?: RequestOptions
   ) => Effect.Effect<A, UpstreamError>
   readonly getText: (path: string, options?: RequestOptions) => Effect.Effect<string, UpstreamError>
+  /**
+   * POST for upstreams whose operation is a pure function of the body (a rendering backend), so
+   * the same retry policy is safe; retries default to none.
+   */
+  readonly post: (
+    path: string,
+    body: { readonly contentType: string; readonly bytes: Uint8Array },
+    options?: RequestOptions
+  ) => Effect.Effect<UpstreamResponse, UpstreamError>
 }
 
 export interface UpstreamPolicy {
@@ -73,10 +82,13 @@ export const make = (policy: UpstreamPolicy): Effect.Effect<UpstreamClient, neve
     const fail = (reason: UpstreamFailureReason, detail: string, status?: number) =>
       new UpstreamError({ upstream: policy.name, reason, status, detail })
 
-    const attempt = (path: string, options: RequestOptions) => {
-      let request = HttpClientRequest.get(`${policy.baseUrl}${path}`).pipe(
-        HttpClientRequest.setHeaders({ "user-agent": policy.userAgent ?? "export-compliance-data-service/2.3.0" })
-      )
+    const attempt = (path: string, options: RequestOptions, body?: { contentType: string; bytes: Uint8Array }) => {
+      const url = `${policy.baseUrl}${path}`
+      let request = (body === undefined
+        ? HttpClientRequest.get(url)
+        : HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUint8Array(body.bytes, body.contentType))).pipe(
+          HttpClientRequest.setHeaders({ "user-agent": policy.userAgent ?? "export-compliance-data-service/2.3.0" })
+        )
       if (options.params) request = HttpClientRequest.setUrlParams(request, options.params as any)
       if (options.headers) request = HttpClientRequest.setHeaders(request, options.headers)
       return client.execute(request).pipe(
@@ -99,13 +111,13 @@ export const make = (policy: UpstreamPolicy): Effect.Effect<UpstreamClient, neve
       )
     }
 
-    const guarded = (path: string, options: RequestOptions) =>
+    const guarded = (path: string, options: RequestOptions, body?: { contentType: string; bytes: Uint8Array }) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const current = yield* Ref.get(state)
         if (current.openUntil > now) return yield* fail("circuit-open", "upstream marked unavailable; retry later")
         const retries = options.retries ?? policy.retries ?? 2
-        return yield* attempt(path, options).pipe(
+        return yield* attempt(path, options, body).pipe(
           Effect.retry({
             schedule: Schedule.exponential("200 millis").pipe(Schedule.jittered),
             times: retries,
@@ -130,6 +142,7 @@ export const make = (policy: UpstreamPolicy): Effect.Effect<UpstreamClient, neve
       baseUrl: policy.baseUrl,
       get,
       getText: (path, options) => Effect.map(get(path, options), (response) => response.text()),
+      post: (path, body, options = {}) => guarded(path, { retries: 0, ...options }, body),
       getJson: (path, schema, options) =>
         get(path, { ...options, headers: { accept: "application/json", ...options?.headers } }).pipe(
           Effect.flatMap((response) =>

@@ -101,7 +101,7 @@ export const DocumentsHttpLive = HttpApiBuilder.group(Api, "documents", (handler
             contentType: "application/pdf",
             headers: {
               "content-disposition": `attachment; filename="${fileName}"`,
-              "x-render-warnings": String(rendered.warnings.length),
+              "x-render-warnings": String(rendered.warnings),
               "cache-control": "no-store"
             }
           })
