@@ -91,6 +91,7 @@ export const documentHtml = (
     })
   })
   const subject = escape(content.text(contract.presentation.subjectKey) ?? "")
+  const certificate = contract.presentation.layout === "certificate"
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${subject}</title><style>
 @page { size: Letter; margin: 78pt 60pt 70pt 60pt; }
 body { font-family: "IBM Plex Serif", serif; font-size: 9.8pt; line-height: 1.4; color: #1F2933; margin: 0; }
@@ -113,11 +114,13 @@ tr { break-inside: avoid; }
 .page { break-after: page; }
 .watermark { position: fixed; top: 40%; left: 10%; font: 700 120pt "IBM Plex Sans", sans-serif; color: rgba(180,35,24,.075); transform: rotate(-38deg); }
 </style></head><body>${draft ? "<div class=\"watermark\">DRAFT</div>" : ""}
-<div class="page"><div class="cover"><div>${escape(content.text("COMPANY_NAME") ?? "")}</div>
+${certificate ? "<div>" : "<div class=\"page\">"}<div class="cover"><div>${
+    escape(content.text("COMPANY_NAME") ?? "")
+  }</div>
 <div>${escape(contract.presentation.documentType)}</div><h0>${subject}</h0></div>
 ${pictures.card ? png(pictures.card, 492) : ""}${
     facts(["DOC_NUMBER", "VERSION", "DATE", "DOCUMENT_STATUS", contract.presentation.authorKey])
   }</div>
-<div class="page"><h1>Contents</h1><ol>${toc.join("")}</ol></div>
+${certificate ? "" : `<div class="page"><h1>Contents</h1><ol>${toc.join("")}</ol></div>`}
 ${body.join("\n")}</body></html>`
 }

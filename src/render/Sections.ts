@@ -108,7 +108,7 @@ export const drawSection = (
 ): void => {
   // a section opening with a graphic keeps its heading on the graphic's page
   if (graphic) w.ensure(graphic.height + 60)
-  w.heading(1, `${number}. ${section.title.replace(/^\d+\.\s*/, "")}`)
+  w.heading(1, `${number}. ${section.title}`)
   const provided = section.parts.some((part) => Object.keys(part.fields).some((key) => content.has(key)))
   if (!provided) {
     w.callout("No information was provided for this section.")

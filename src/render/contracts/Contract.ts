@@ -4,7 +4,7 @@ import type { InvalidParameterIssue } from "../../domain/Problem.ts"
 import { type FieldMeta, FieldMetaId, fieldSchema, type FieldSpec } from "./Fields.ts"
 
 /** Graphics the layout engine can draw for a section (see `src/render/graphics/`). */
-export type GraphicName = "review-flow" | "risk-summary" | "destination-matrix" | "screening-tally"
+export type GraphicName = "review-flow" | "risk-summary"
 
 export interface PartDef {
   /** Sub-heading; a section's single untitled part has none. */

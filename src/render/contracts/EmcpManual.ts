@@ -42,7 +42,7 @@ export const EmcpManual = defineContract({
         DEFINITION: column("Definition", "Person authorized to sign license applications", { width: 3 })
       })
     }),
-    section("commitment", "1. Management commitment", {
+    section("commitment", "Element 1 — Management commitment", {
       MANAGEMENT_STATEMENT: html("Policy statement", "<p>It is the policy of the company to comply fully …</p>"),
       STATEMENT_SIGNATORY: text("Signed by", "Chris Major, Chief Executive Officer"),
       STATEMENT_DATE: date("Signed on", "2026-11-15"),
@@ -53,7 +53,7 @@ export const EmcpManual = defineContract({
         RESPONSIBILITIES: column("Responsibilities", "Signs licenses; final release authority", { width: 3 })
       })
     }),
-    section("risk", "2. Risk assessment", {
+    section("risk", "Element 2 — Risk assessment", {
       RISK_ASSESSMENT: html("Approach", "<p>Risks are assessed yearly by product, destination and channel …</p>"),
       RISK_REVIEW_FREQUENCY: text("Review frequency", "Annually and on major business change"),
       RISK_REGISTER: table("Risk register", {
@@ -63,14 +63,14 @@ export const EmcpManual = defineContract({
         OWNER: column("Owner", "Sales Operations")
       })
     }),
-    section("authorization", "3. Export authorization", {
+    section("authorization", "Element 3 — Export authorization", {
       CLASSIFICATION_PROCEDURE: html("Jurisdiction and classification", "<ol><li>Engineering submits …</li></ol>"),
       SCREENING_PROCEDURE: html("Restricted-party screening", "<ol><li>Screen every party before …</li></ol>"),
       LICENSE_PROCEDURE: html("License determination", "<ol><li>Check the Country Chart …</li></ol>"),
       RED_FLAG_PROCEDURE: html("Red flags and escalation", "<ol><li>Stop the order and notify …</li></ol>"),
       HOLD_PROCEDURE: prose("Order holds", "The ERP blocks release until compliance clears the order")
     }),
-    section("records", "4. Recordkeeping", {
+    section("records", "Element 4 — Recordkeeping", {
       RECORDKEEPING_POLICY: html("Policy", "<p>Records are kept five years (15 CFR Part 762) …</p>"),
       RECORD_TYPES: table("Records kept", {
         RECORD: column("Record", "Classification memoranda", { width: 1.8, required: true }),
@@ -79,7 +79,7 @@ export const EmcpManual = defineContract({
         OWNER: column("Owner", "Trade Compliance")
       })
     }),
-    section("training", "5. Training", {
+    section("training", "Element 5 — Training", {
       TRAINING_PROGRAM: html("Program", "<p>New employees complete export awareness training …</p>"),
       TRAINING_SCHEDULE: table("Training plan", {
         AUDIENCE: column("Audience", "Sales and customer service", { width: 1.6, required: true }),
@@ -88,7 +88,7 @@ export const EmcpManual = defineContract({
         OWNER: column("Owner", "Trade Compliance")
       })
     }),
-    section("audits", "6. Audits", {
+    section("audits", "Element 6 — Audits", {
       AUDIT_PROGRAM: html("Program", "<p>Internal audits test each element yearly …</p>"),
       AUDIT_SCHEDULE: table("Audit plan", {
         SCOPE: column("Scope", "Screening and order holds", { width: 2, required: true }),
@@ -97,13 +97,13 @@ export const EmcpManual = defineContract({
         LAST_AUDIT: column("Last audit", "2026-06-30")
       })
     }),
-    section("violations", "7. Handling violations and corrective action", {
+    section("violations", "Element 7 — Handling violations and corrective action", {
       VIOLATION_REPORTING: html("Reporting", "<p>Employees report suspected violations to …</p>"),
       HOTLINE: text("Hotline", "ethics hotline, anonymous reporting available"),
       VOLUNTARY_SELF_DISCLOSURE: prose("Voluntary self-disclosure", "Considered under 15 CFR 764.5 …"),
       CORRECTIVE_ACTION: prose("Corrective action", "Root-cause analysis within 30 days …")
     }),
-    section("maintenance", "8. Building and maintaining the program", {
+    section("maintenance", "Element 8 — Building and maintaining the program", {
       MAINTENANCE_PROCEDURE: prose("Maintenance", "The manual is reviewed yearly and after regulatory change"),
       REVIEW_FREQUENCY: text("Review frequency", "Annual"),
       CONTROLS: table("Program controls", {

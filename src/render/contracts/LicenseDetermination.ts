@@ -59,7 +59,7 @@ export const LicenseDetermination = defineContract({
         RESULT: column("Result", "License required unless an exception applies", { width: 2.5 })
       }),
       COUNTRY_CHART_ANALYSIS: html("Analysis", "<p>Germany has an X under NS1 …</p>")
-    }, { graphic: "destination-matrix" }),
+    }),
     section("exceptions", "License exceptions", {
       EXCEPTION_SELECTED: text("Exception relied on", "ENC 740.17(b)(1)"),
       EXCEPTIONS_CONSIDERED: table("Exceptions considered", {

@@ -42,7 +42,7 @@ export const coverCard = (facts: ReadonlyArray<Fact>, width: number): Picture =>
       fact.tone
         ? h({ marginTop: 10 }, pill(clip(fact.value, 28), fact.tone, 12))
         : h(
-          { marginTop: 8, fontSize: fact.value.length > 22 ? 13 : 18, fontWeight: 700, color: Colors.navy },
+          { marginTop: 8, fontSize: fact.value.length > 14 ? 13 : 18, fontWeight: 700, color: Colors.navy },
           clip(fact.value, 60)
         )
     )

@@ -1,4 +1,3 @@
-import { renderAsync } from "@resvg/resvg-js"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -23,6 +22,11 @@ export const h = (style: Record<string, unknown>, ...children: ReadonlyArray<Nod
 /** Pixels per point: sharp on paper at a size that keeps documents small. */
 const scale = 2
 
+/**
+ * resvg is a native addon, loaded on the first render rather than at start-up: a runtime that
+ * cannot load addons (Deno without --allow-ffi, edge runtimes) still serves everything else.
+ */
+let resvg: Promise<typeof import("@resvg/resvg-js")> | undefined
 let fontList: ReturnType<typeof loadFonts> | undefined
 let fontFiles: ReadonlyArray<string> | undefined
 
@@ -59,6 +63,7 @@ export const rasterize = async (element: Node, width: number, height: number): P
   // satori lays out and measures; leaving glyph outlines to resvg keeps most of the work off the event loop
   const svg = await satori(element as any, { width, height, fonts: satoriFonts(), embedFont: false })
   // resvg rasterizes on libuv's thread pool: graphics render in parallel, off the event loop
+  const { renderAsync } = await (resvg ??= import("@resvg/resvg-js"))
   const image = await renderAsync(svg, {
     fitTo: { mode: "zoom", value: scale },
     background: "#FFFFFF",
