@@ -200,9 +200,22 @@ describe("documents", () => {
     expect(bad.status).toBe(400)
     const names = (await bad.json()).invalidParams.map((issue: { name: string }) => issue.name)
     expect(names).toEqual(expect.arrayContaining(["DOC_NUMBER", "SCREEN_PARTIES[0].RESULT", "KEY_FINDINGS"]))
-    const unknown = await post("/pdf/tcp?draft=1", key, JSON.stringify({ ...minimalTcp, EXTRA: 1, OTHER: "x" }))
-    expect(unknown.status).toBe(200)
-    expect(unknown.headers.get("x-render-warnings")).toBe("2")
+    const warned = await post(
+      "/pdf/tcp?draft=1",
+      key,
+      JSON.stringify({
+        ...minimalTcp,
+        EXTRA: 1,
+        OTHER: "x",
+        PURPOSE: "<p>ok</p><script>x()</script>",
+        FACILITY: "Lab 中"
+      })
+    )
+    expect(warned.status).toBe(200)
+    // two unknown keys, one dropped element, one character the fonts cannot draw
+    expect(warned.headers.get("x-render-warnings")).toBe("4")
+    const notes = await parsePdf(new Uint8Array(await warned.arrayBuffer()))
+    expect(notes.text.at(-1)).toContain("Draft review notes")
     expect(await balance(keyId)).toBe(2)
   })
 

@@ -1,11 +1,10 @@
 import type { Content } from "./Content.ts"
 import { coverCard } from "./graphics/Graphics.ts"
 import { decoratePages, DraftNotice } from "./pdf/Frame.ts"
-import { drawTable } from "./pdf/Table.ts"
 import { Colors, Page, Type } from "./pdf/Theme.ts"
 import { Writer } from "./pdf/Writer.ts"
 import { coverFacts, frameOf, infoOf, type RenderOptions } from "./Report.ts"
-import { drawFacts } from "./Sections.ts"
+import { drawDataTable, drawFacts } from "./Sections.ts"
 
 const statementKeys = ["OWNERSHIP_REVIEW", "ADJUDICATION_NOTES"] as const
 
@@ -51,28 +50,7 @@ export const renderCertificate = async (content: Content, options: RenderOptions
     "VERSION"
   ])
 
-  const parties = contract.fieldsByKey.get("PARTIES")!
-  const rows = content.rows("PARTIES")
-  if (rows.length > 0) {
-    w.caption(parties.label)
-    drawTable(
-      w,
-      parties.columns!.map((column) => ({ label: column.label, width: column.width })),
-      rows.map((row) =>
-        parties.columns!.map((column) => {
-          const value = row[column.key] ?? ""
-          return column.choice && value !== ""
-            ? {
-              kind: "badge" as const,
-              label: column.choice.labels[value] ?? value,
-              tone: column.choice.tones[value] ?? "neutral"
-            }
-            : { kind: "text" as const, text: value }
-        })
-      ),
-      { caption: parties.label }
-    )
-  }
+  drawDataTable(w, content, contract.fieldsByKey.get("PARTIES")!)
   for (const key of statementKeys) {
     if (!content.has(key)) continue
     w.caption(contract.fieldsByKey.get(key)!.label)

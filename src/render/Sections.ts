@@ -34,20 +34,15 @@ export const drawFacts = (w: Writer, content: Content, keys: ReadonlyArray<strin
     }]
     drawTable(w, columns, rows, { header: false })
   } else {
-    drawTable(
-      w,
-      [{ label: "", width: 1 }, { label: "", width: 2.4 }],
-      present.map((key) => [label(key), valueCell(content, key)]),
-      {
-        header: false
-      }
-    )
+    const rows = present.map((key) => [label(key), valueCell(content, key)])
+    drawTable(w, [{ label: "", width: 1 }, { label: "", width: 2.4 }], rows, { header: false })
   }
 }
 
 const text = (value: string): Cell => ({ kind: "text", text: value })
 
-const drawDataTable = (w: Writer, content: Content, field: FieldMeta) => {
+/** A table field: caption, then the rows with enumerated cells as badges. */
+export const drawDataTable = (w: Writer, content: Content, field: FieldMeta): void => {
   const rows = content.rows(field.key)
   if (rows.length === 0) return
   const columns = field.columns!

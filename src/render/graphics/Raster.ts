@@ -1,3 +1,4 @@
+import type * as Resvg from "@resvg/resvg-js"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -26,7 +27,7 @@ const scale = 2
  * resvg is a native addon, loaded on the first render rather than at start-up: a runtime that
  * cannot load addons (Deno without --allow-ffi, edge runtimes) still serves everything else.
  */
-let resvg: Promise<typeof import("@resvg/resvg-js")> | undefined
+let resvg: Promise<typeof Resvg> | undefined
 let fontList: ReturnType<typeof loadFonts> | undefined
 let fontFiles: ReadonlyArray<string> | undefined
 
@@ -58,8 +59,18 @@ const loadFonts = () => {
 /** One list for the life of the process: satori caches parsed fonts by identity. */
 const satoriFonts = () => (fontList ??= loadFonts())
 
-/** Lays the element out with satori (SVG) and rasterizes it with resvg; sizes are in points. */
-export const rasterize = async (element: Node, width: number, height: number): Promise<Uint8Array> => {
+/**
+ * Lays the element out with satori (SVG) and rasterizes it with resvg; sizes are in points. The
+ * layout awaits the result only after placing the text, so a failure is marked handled here and
+ * surfaces when the picture is placed, not as an unhandled rejection.
+ */
+export const rasterize = (element: Node, width: number, height: number): Promise<Uint8Array> => {
+  const png = draw(element, width, height)
+  png.catch(() => undefined)
+  return png
+}
+
+const draw = async (element: Node, width: number, height: number): Promise<Uint8Array> => {
   // satori lays out and measures; leaving glyph outlines to resvg keeps most of the work off the event loop
   const svg = await satori(element as any, { width, height, fonts: satoriFonts(), embedFont: false })
   // resvg rasterizes on libuv's thread pool: graphics render in parallel, off the event loop

@@ -1,13 +1,11 @@
 import * as fontkit from "fontkit"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { inflateSync } from "node:zlib"
 
 /**
  * The embedded typefaces: IBM Plex Sans (headings, tables, labels) and IBM Plex Serif (body text),
- * from the `@ibm/plex-*` npm packages ("complete" builds: Latin, Latin Extended, Cyrillic, Greek,
- * Vietnamese). They ship as WOFF; converting them to plain TrueType once at start-up spares every
- * document fontkit's pure-JavaScript decompression (most of a render's time otherwise).
+ * TrueType files of the Google Fonts builds (Latin, Latin Extended, Cyrillic, Vietnamese)
+ * from the `@expo-google-fonts/ibm-plex-*` packages, which install no scripts.
  */
 export type FontName =
   | "sans"
@@ -20,14 +18,14 @@ export type FontName =
   | "serifBoldItalic"
 
 const files: Readonly<Record<FontName, string>> = {
-  sans: "@ibm/plex-sans/fonts/complete/woff/IBMPlexSans-Regular.woff",
-  sansItalic: "@ibm/plex-sans/fonts/complete/woff/IBMPlexSans-Italic.woff",
-  sansSemiBold: "@ibm/plex-sans/fonts/complete/woff/IBMPlexSans-SemiBold.woff",
-  sansBold: "@ibm/plex-sans/fonts/complete/woff/IBMPlexSans-Bold.woff",
-  serif: "@ibm/plex-serif/fonts/complete/woff/IBMPlexSerif-Regular.woff",
-  serifItalic: "@ibm/plex-serif/fonts/complete/woff/IBMPlexSerif-Italic.woff",
-  serifSemiBold: "@ibm/plex-serif/fonts/complete/woff/IBMPlexSerif-SemiBold.woff",
-  serifBoldItalic: "@ibm/plex-serif/fonts/complete/woff/IBMPlexSerif-BoldItalic.woff"
+  sans: "@expo-google-fonts/ibm-plex-sans/400Regular/IBMPlexSans_400Regular.ttf",
+  sansItalic: "@expo-google-fonts/ibm-plex-sans/400Regular_Italic/IBMPlexSans_400Regular_Italic.ttf",
+  sansSemiBold: "@expo-google-fonts/ibm-plex-sans/600SemiBold/IBMPlexSans_600SemiBold.ttf",
+  sansBold: "@expo-google-fonts/ibm-plex-sans/700Bold/IBMPlexSans_700Bold.ttf",
+  serif: "@expo-google-fonts/ibm-plex-serif/400Regular/IBMPlexSerif_400Regular.ttf",
+  serifItalic: "@expo-google-fonts/ibm-plex-serif/400Regular_Italic/IBMPlexSerif_400Regular_Italic.ttf",
+  serifSemiBold: "@expo-google-fonts/ibm-plex-serif/600SemiBold/IBMPlexSerif_600SemiBold.ttf",
+  serifBoldItalic: "@expo-google-fonts/ibm-plex-serif/700Bold_Italic/IBMPlexSerif_700Bold_Italic.ttf"
 }
 
 const tag = (name: string) => Buffer.from(name, "latin1").readUInt32BE(0)
@@ -38,34 +36,29 @@ const tag = (name: string) => Buffer.from(name, "latin1").readUInt32BE(0)
  */
 const dropTables = new Set(["GSUB", "GPOS"].map(tag))
 
-/** WOFF 1.0 (W3C) to the sfnt it wraps: every table inflated, the table directory rebuilt. */
-export const woffToSfnt = (woff: Uint8Array): Buffer => {
-  const input = Buffer.from(woff.buffer, woff.byteOffset, woff.byteLength)
-  if (input.readUInt32BE(0) !== 0x774f4646) throw new Error("not a WOFF 1.0 font")
-  const flavor = input.readUInt32BE(4)
-  const tables = Array.from({ length: input.readUInt16BE(12) }, (_, i) => {
-    const entry = 44 + i * 20
-    const offset = input.readUInt32BE(entry + 4)
-    const compLength = input.readUInt32BE(entry + 8)
-    const origLength = input.readUInt32BE(entry + 12)
-    const stored = input.subarray(offset, offset + compLength)
+/** The same TrueType font without the given tables (table directory rebuilt, data copied). */
+export const withoutTables = (font: Uint8Array, drop: ReadonlySet<number>): Buffer => {
+  const input = Buffer.from(font.buffer, font.byteOffset, font.byteLength)
+  const tables = Array.from({ length: input.readUInt16BE(4) }, (_, i) => {
+    const record = 12 + i * 16
+    const offset = input.readUInt32BE(record + 8)
     return {
-      tag: input.readUInt32BE(entry),
-      checksum: input.readUInt32BE(entry + 16),
-      data: compLength < origLength ? inflateSync(stored) : stored
+      tag: input.readUInt32BE(record),
+      checksum: input.readUInt32BE(record + 4),
+      data: input.subarray(offset, offset + input.readUInt32BE(record + 12))
     }
-  }).filter((table) => !dropTables.has(table.tag))
-  const numTables = tables.length
-  const pow2 = 2 ** Math.floor(Math.log2(numTables))
-  let size = 12 + numTables * 16
+  }).filter((table) => !drop.has(table.tag))
+  const count = tables.length
+  const pow2 = 2 ** Math.floor(Math.log2(count))
+  let size = 12 + count * 16
   for (const table of tables) size += (table.data.length + 3) & ~3
   const out = Buffer.alloc(size)
-  out.writeUInt32BE(flavor, 0)
-  out.writeUInt16BE(numTables, 4)
+  out.writeUInt32BE(input.readUInt32BE(0), 0)
+  out.writeUInt16BE(count, 4)
   out.writeUInt16BE(pow2 * 16, 6)
   out.writeUInt16BE(Math.log2(pow2), 8)
-  out.writeUInt16BE(numTables * 16 - pow2 * 16, 10)
-  let offset = 12 + numTables * 16
+  out.writeUInt16BE(count * 16 - pow2 * 16, 10)
+  let offset = 12 + count * 16
   tables.forEach((table, i) => {
     const record = 12 + i * 16
     out.writeUInt32BE(table.tag, record)
@@ -88,12 +81,12 @@ export interface FontSet {
 
 let loaded: FontSet | undefined
 
-/** The fonts, read and converted on first use and kept for the life of the process. */
+/** The fonts, read on first use and kept for the life of the process. */
 export const fonts = (): FontSet => {
   if (loaded) return loaded
   const require = createRequire(import.meta.url)
   const data = Object.fromEntries(
-    Object.entries(files).map(([name, file]) => [name, woffToSfnt(readFileSync(require.resolve(file)))])
+    Object.entries(files).map(([name, file]) => [name, withoutTables(readFileSync(require.resolve(file)), dropTables)])
   ) as Record<FontName, Buffer>
   const faces = Object.fromEntries(
     Object.entries(data).map(([name, buffer]) => [name, fontkit.create(buffer)])

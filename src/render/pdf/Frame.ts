@@ -46,7 +46,7 @@ export const drawContents = (w: Writer, firstPage: number): void => {
       doc.moveTo(dotsFrom, y + 9).lineTo(dotsTo, y + 9).dash(0.6, { space: 2.4 }).lineWidth(0.6)
         .strokeColor(Colors.faint).stroke().undash()
     }
-    doc.link(w.left + indent, y - 2, w.width - indent, 14, `#${entry.destination}` as any)
+    doc.goTo(w.left + indent, y - 2, w.width - indent, 14, entry.destination)
     w.y = y + tocLineHeight
   })
 }

@@ -85,7 +85,7 @@ export class Writer {
     if (level === 1 && this.doc.y > Page.top + 1) this.doc.y += 10
     const destination = `section-${++this.destinations}`
     this.doc.addNamedDestination(destination, "XYZ", 0, Page.height - this.doc.y + 12, null)
-    this.font(level === 1 ? "sansSemiBold" : "sansSemiBold", size, level === 1 ? Colors.navy : Colors.accent)
+    this.font("sansSemiBold", size, level === 1 ? Colors.navy : Colors.accent)
     this.doc.text(title, this.left, this.doc.y, { width: this.width })
     if (level === 1) {
       const y = this.doc.y + 3
@@ -150,7 +150,8 @@ export class Writer {
         lineGap: Type.bodyGap * (size / Type.body),
         continued: index < last,
         underline: run.underline || run.link !== undefined,
-        ...(run.link ? { link: run.link } : { link: null } as any)
+        // pdfkit carries options from one continued call to the next: a run without a link resets it
+        link: (run.link ?? null) as string
       }
       if (index === 0) this.doc.text(run.text, x, this.doc.y, options)
       else this.doc.text(run.text, options)
