@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Page } from "puppeteer-core"
@@ -73,15 +74,52 @@ const treeRssMb = (marker: string) =>
 const inProcess = (c: Case, payload: ValidPayload) => async () =>
   pageCount((await renderDocument(contracts[c.slug], payload, { draft: c.draft, now: new Date() })).bytes)
 
-const viaChromium = (page: Page, c: Case, payload: ValidPayload) => async () => {
-  const contract = contracts[c.slug]
-  const content = prepareContent(contract, payload.values, [])
+/** The same content as HTML, pictures included (drawn the same way, so their cost counts on both sides). */
+const htmlFor = async (c: Case, payload: ValidPayload) => {
+  const content = prepareContent(contracts[c.slug], payload.values, [])
   const pictures = drawPictures(content, 492)
-  const html = documentHtml(content, {
+  return documentHtml(content, {
     ...(pictures.card ? { card: await pictures.card.png } : {}),
     sections: await Promise.all(pictures.sections.map((picture) => picture?.png))
   }, c.draft)
-  await page.setContent(html, { waitUntil: "load" })
+}
+
+const chromiumFlags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync"
+]
+
+/** What an HTML-to-PDF service without a browser pool does: one Chromium per document, fresh profile. */
+const viaChromiumCli = (executable: string, c: Case, payload: ValidPayload) => async () => {
+  const directory = mkdtempSync(join(tmpdir(), "bench-print-"))
+  try {
+    writeFileSync(join(directory, "document.html"), await htmlFor(c, payload))
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(executable, [
+        ...chromiumFlags,
+        `--user-data-dir=${join(directory, "profile")}`,
+        "--no-pdf-header-footer",
+        `--print-to-pdf=${join(directory, "document.pdf")}`,
+        `file://${join(directory, "document.html")}`
+      ], { stdio: "ignore" })
+      child.on("error", reject)
+      child.on("exit", () => resolve())
+    })
+    return pageCount(readFileSync(join(directory, "document.pdf")))
+  } finally {
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
+
+/** A warm browser kept open (puppeteer-core), the fastest way to use Chromium. */
+const viaChromium = (page: Page, c: Case, payload: ValidPayload) => async () => {
+  const contract = contracts[c.slug]
+  await page.setContent(await htmlFor(c, payload), { waitUntil: "load" })
   const pdf = await page.pdf({
     format: "Letter",
     printBackground: true,
@@ -111,15 +149,7 @@ export const run = async () => {
   const browser = executablePath === undefined ? undefined : await (await import("puppeteer-core")).launch({
     executablePath,
     userDataDir: profile,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync"
-    ]
+    args: chromiumFlags
   })
   let peakRss = 0
   let chromiumPeak = 0
@@ -129,7 +159,9 @@ export const run = async () => {
   }, 50)
   const candidate: Record<string, unknown> = {}
   const baseline: Record<string, unknown> = {}
+  const baselineCli: Record<string, unknown> = {}
   const speedupP50: Record<string, number> = {}
+  const speedupP50Cli: Record<string, number> = {}
   try {
     const page = browser ? await browser.newPage() : undefined
     for (const c of cases) {
@@ -147,12 +179,20 @@ export const run = async () => {
         runs.ours.push(await timed(ours))
         if (theirs) runs.theirs.push(await timed(theirs))
       }
+      const cli = executablePath ? viaChromiumCli(executablePath, c, payloads.get(c.name)!) : undefined
+      const cliRuns: Array<{ ms: number; pages: number }> = []
+      for (let i = 0; cli && i < Math.max(3, Math.floor(iterations / 4)); i++) {
+        runs.ours.push(await timed(ours))
+        cliRuns.push(await timed(cli))
+      }
       candidate[c.name] = summary(runs.ours)
+      const ratio = (other: ReadonlyArray<{ ms: number }>) =>
+        Math.round((percentile(other.map((r) => r.ms), 50) / percentile(runs.ours.map((r) => r.ms), 50)) * 10) / 10
       if (theirs) {
         baseline[c.name] = summary(runs.theirs)
-        speedupP50[c.name] = Math.round(
-          (percentile(runs.theirs.map((r) => r.ms), 50) / percentile(runs.ours.map((r) => r.ms), 50)) * 10
-        ) / 10
+        speedupP50[c.name] = ratio(runs.theirs)
+        baselineCli[c.name] = summary(cliRuns)
+        speedupP50Cli[c.name] = ratio(cliRuns)
       }
     }
   } finally {
@@ -167,8 +207,12 @@ export const run = async () => {
     iterations,
     candidate: { ...candidate, peakRssMb: Math.round(peakRss / 1024 / 1024) },
     baseline: browser
-      ? { ...baseline, browser: executablePath, peakRssMb: chromiumPeak }
+      ? {
+        warmBrowser: { ...baseline, peakRssMb: chromiumPeak },
+        printToPdfPerDocument: baselineCli,
+        browser: executablePath
+      }
       : "Chromium not installed (apt-get install chromium): absolute figures only",
-    speedupP50
+    speedupP50: { vsWarmBrowser: speedupP50, vsPrintToPdfPerDocument: speedupP50Cli }
   }
 }

@@ -4,6 +4,8 @@ import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { DocumentsGroup } from "./documents/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { ServiceGroup } from "./service/Api.ts"
+import { SkillsGroup } from "./skills/Api.ts"
+import { RegulatoryStatusGroup } from "./status/Api.ts"
 
 const annotations = () =>
   OpenApi.annotations({
@@ -20,6 +22,8 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 /** The full REST surface served by the app. */
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
+  .add(RegulatoryStatusGroup)
+  .add(SkillsGroup)
   .add(DocumentsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
@@ -29,6 +33,8 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 /** The free surface: what anonymous callers see in `/openapi.json` and the reference page. */
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
+  .add(RegulatoryStatusGroup)
+  .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

@@ -96,7 +96,9 @@ export const make = (
     match(method, url) {
       const route = find(method, url) ?? (method === "HEAD" ? find("GET", url) : undefined)
       if (route) return { route, allow: [] }
-      return { route: undefined, allow: probeMethods.filter((m) => find(m, url) !== undefined) }
+      // the router answers HEAD for every GET route
+      const allow = probeMethods.filter((m) => find(m, url) !== undefined || (m === "HEAD" && find("GET", url)))
+      return { route: undefined, allow }
     },
     directory: () => directory
   }

@@ -1,4 +1,5 @@
 import { Cause, Effect, HashMap, Layer, Logger, LogLevel } from "effect"
+import { AccessLog } from "../services/AccessLog.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 
 const levels: Record<string, LogLevel.LogLevel> = {
@@ -62,11 +63,23 @@ export const jsonLineLogger = Logger.make(({ annotations, cause, date, logLevel,
   writeLine(JSON.stringify(line))
 })
 
-/** Structured JSON lines on stdout, filtered by `LOG_LEVEL`. */
-export const layer: Layer.Layer<never, never, AppConfig> = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Layer.merge(
+const levelOf = (name: string) => levels[name.toLowerCase()] ?? LogLevel.Info
+
+/** Structured JSON lines on stdout, filtered by `LOG_LEVEL`; access records share the stream at level INFO. */
+export const layer: Layer.Layer<AccessLog, never, AppConfig> = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => {
+    const minimum = levelOf(config.logLevel)
+    const accessEnabled = LogLevel.greaterThanEqual(LogLevel.Info, minimum)
+    return Layer.mergeAll(
       Logger.replace(Logger.defaultLogger, jsonLineLogger),
-      Logger.minimumLogLevel(levels[config.logLevel.toLowerCase()] ?? LogLevel.Info)
-    ))
+      Logger.minimumLogLevel(minimum),
+      Layer.succeed(AccessLog, {
+        record: (entry) => {
+          if (accessEnabled) {
+            writeLine(JSON.stringify({ time: new Date().toISOString(), level: "INFO", msg: "request", ...entry }))
+          }
+        }
+      })
+    )
+  })
 )

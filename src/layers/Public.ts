@@ -7,7 +7,16 @@ import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as KeyStore from "../services/KeyStore.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
+import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Renderer from "../services/Renderer.ts"
+import { SkillsFromConfig } from "./Skills.ts"
+
+/**
+ * API keys and prepaid credits in the embedded store under DATA_DIR, and the `Auth` that resolves
+ * `svc_live_` bearers against it. OAuth tokens and the enclave's service JWTs will be further
+ * `Auth` layers over the same contract.
+ */
+export const ApiKeyAccounts = Layer.mergeAll(ApiKeyAuth.layer, Credits.layer).pipe(Layer.provideMerge(KeyStore.layer))
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
@@ -15,13 +24,13 @@ export const SharedServices = Layer.mergeAll(
   EcfrReachability.layer,
   RouteCatalogLive,
   DataGeneration.layer,
-  Renderer.layer
+  RegulatoryStatus.layer,
+  SkillsFromConfig.pipe(Layer.provide(DataGeneration.layer)),
+  Renderer.layer,
+  ApiKeyAccounts
 ).pipe(
   Layer.provide(FetchHttpClient.layer)
 )
 
-/** API keys and prepaid credits in the embedded store under DATA_DIR. */
-export const ApiKeyAccounts = Layer.mergeAll(ApiKeyAuth.layer, Credits.layer).pipe(Layer.provideMerge(KeyStore.layer))
-
 /** The public deployment: free reads, anonymous rate limit, API-key documents. */
-export const PublicApp = AppRoutes.pipe(Layer.provide(SharedServices), Layer.provide(ApiKeyAccounts))
+export const PublicApp = AppRoutes.pipe(Layer.provide(SharedServices))

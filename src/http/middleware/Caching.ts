@@ -25,11 +25,10 @@ const matches = (ifNoneMatch: string, etag: string) => {
 }
 
 /**
- * The final response: the stages' headers applied in one step, plus, for cacheable GETs, the
- * Cache-Control policy and a weak ETag; a matching `If-None-Match` turns it into a bodiless 304
- * carrying the same validators.
+ * The response with the stages' headers applied in one step, plus, for successful GETs, the
+ * route's Cache-Control policy and (unless no-store) a weak ETag.
  */
-export const finalize = (
+export const withHeaders = (
   response: HttpServerResponse.HttpServerResponse,
   info: RequestInfo
 ): HttpServerResponse.HttpServerResponse => {
@@ -37,17 +36,23 @@ export const finalize = (
   if ((info.method === "GET" || info.method === "HEAD") && response.status === 200) {
     const cacheControl = response.headers["cache-control"] ?? cacheControlFor[info.route?.cachePolicy ?? "no-store"]
     headers["cache-control"] = cacheControl
-    if (cacheControl !== "no-store") {
-      const etag = response.headers["etag"] ??
-        (response.body._tag === "Uint8Array" ? weakEtag(response.body.body) : undefined)
-      if (etag !== undefined) {
-        headers["etag"] = etag
-        const ifNoneMatch = info.request.headers["if-none-match"]
-        if (ifNoneMatch !== undefined && matches(ifNoneMatch, etag)) {
-          return HttpServerResponse.empty({ status: 304, headers: { ...response.headers, ...headers } })
-        }
-      }
+    if (cacheControl !== "no-store" && response.headers["etag"] === undefined && response.body._tag === "Uint8Array") {
+      headers["etag"] = weakEtag(response.body.body)
     }
   }
   return HttpServerResponse.setHeaders(response, headers)
+}
+
+/** A matching `If-None-Match` turns a validated 200 into a bodiless 304 carrying the same headers. */
+export const conditional = (
+  response: HttpServerResponse.HttpServerResponse,
+  info: RequestInfo
+): HttpServerResponse.HttpServerResponse => {
+  const etag = response.headers["etag"]
+  const ifNoneMatch = info.request.headers["if-none-match"]
+  if (response.status !== 200 || etag === undefined || ifNoneMatch === undefined || !matches(ifNoneMatch, etag)) {
+    return response
+  }
+  const { "content-length": _length, "content-type": _type, ...headers } = response.headers
+  return HttpServerResponse.empty({ status: 304, headers })
 }

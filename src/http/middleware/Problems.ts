@@ -44,7 +44,8 @@ const finish = (
   })
 }
 
-const finishError = (
+/** A problem response for `error`, complete with `instance` and an absolute `type`. */
+export const finishError = (
   error: ProblemError,
   info: RequestInfo,
   baseUrl: string,
@@ -73,11 +74,14 @@ const pathParams = (route: string | undefined) =>
 const fromDecodeError = (body: Record<string, unknown>, info: RequestInfo): InvalidRequest => {
   const inPath = pathParams(info.route?.path)
   const issues = Array.isArray(body.issues) ? body.issues as ReadonlyArray<DecodeIssue> : []
-  const invalidParams: Array<InvalidParameterIssue> = issues.map((issue) => {
+  const byName = new Map<string, InvalidParameterIssue>()
+  for (const issue of issues) {
     const name = issue.path.length > 0 ? issue.path.map(String).join(".") : "body"
     const where = inPath.has(String(issue.path[0])) ? "path" : info.method === "GET" ? "query" : "body"
-    return { name, in: where, reason: issue.message }
-  })
+    const seen = byName.get(name)
+    byName.set(name, { name, in: where, reason: seen ? `${seen.reason}; ${issue.message}` : issue.message })
+  }
+  const invalidParams = Array.from(byName.values())
   const names = invalidParams.map((p) => `${p.name} (${p.reason})`).join("; ")
   return new InvalidRequest({ detail: `Invalid parameter: ${names || "request"}`, invalidParams })
 }

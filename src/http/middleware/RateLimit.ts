@@ -4,7 +4,6 @@ import { hasUsableCredential } from "../../domain/Principal.ts"
 import { RateLimited } from "../../domain/Problem.ts"
 import type { AuthShape } from "../../services/Auth.ts"
 import type { RateLimitDecision, RateLimiterShape } from "../../services/RateLimiter.ts"
-import { problemResponse } from "./Problems.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
 /** The peer address when the runtime adapter knows it but the request object does not (web handlers). */
@@ -32,6 +31,14 @@ const headersOf = (decision: RateLimitDecision, windowSeconds: number): Record<s
   "ratelimit-policy": `${decision.limit};w=${windowSeconds}`
 })
 
+export interface LimitOptions {
+  readonly trustProxy: boolean
+  /** Resolves a bearer: callers with a usable credential are not anonymous. */
+  readonly auth: AuthShape
+  /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
+  readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
+}
+
 /**
  * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`. A limiter failure or an
  * unknown client address lets the request through: the limit fails open. Callers the Auth service
@@ -41,7 +48,7 @@ export const withRateLimit = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   info: RequestInfo,
   limiter: RateLimiterShape,
-  options: { readonly trustProxy: boolean; readonly auth: AuthShape }
+  options: LimitOptions
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
   if (limiter.limit === 0 || !limitedPath(info.path)) return app
   const authorization = info.request.headers["authorization"]
@@ -58,7 +65,7 @@ const limitAnonymous = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   info: RequestInfo,
   limiter: RateLimiterShape,
-  options: { readonly trustProxy: boolean }
+  options: LimitOptions
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
   Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
     if (key === undefined) return app
@@ -68,7 +75,7 @@ const limitAnonymous = <E, R>(
         if (decision === undefined) return app
         const headers = headersOf(decision, limiter.windowSeconds)
         if (!decision.allowed) {
-          return Effect.succeed(problemResponse(
+          return Effect.succeed(options.onLimited(
             new RateLimited({
               detail: `Anonymous limit of ${decision.limit} requests per ${limiter.windowSeconds} s reached.`,
               retryAfter: decision.resetSeconds

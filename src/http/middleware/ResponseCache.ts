@@ -1,5 +1,4 @@
-import type { HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { HttpServerResponse } from "@effect/platform"
 import type { DataGenerationShape } from "../../services/DataGeneration.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
@@ -23,9 +22,10 @@ export const defaultOptions: ResponseCacheOptions = {
 }
 
 /**
- * A per-process microcache of successful anonymous GET responses, keyed by URL and `Accept`.
- * Entries die after a short TTL or as soon as any data service reports new content, so a hit is
- * never older than the data behind it; requests with credentials always reach their handler.
+ * A per-process microcache of successful anonymous GET responses, keyed by URL and `Accept`, holding
+ * them with their validators and standard headers already applied. Entries die after a short TTL
+ * or as soon as any data service reports new content, so a hit is never older than the data behind
+ * it; requests with credentials always reach their handler.
  */
 export const make = (generation: DataGenerationShape, options: ResponseCacheOptions = defaultOptions) => {
   const entries = new Map<string, Entry>()
@@ -34,39 +34,46 @@ export const make = (generation: DataGenerationShape, options: ResponseCacheOpti
     entries.delete(key)
     totalBytes -= entry.bytes
   }
-  const store = (key: string, response: HttpServerResponse.HttpServerResponse, builtAt: number) => {
-    if (response.status !== 200 || response.body._tag !== "Uint8Array") return
-    const bytes = response.body.body.byteLength
-    if (bytes > options.maxEntryBytes) return
-    const previous = entries.get(key)
-    if (previous) remove(key, previous)
-    for (const [oldest, entry] of entries) {
-      if (totalBytes + bytes <= options.maxBytes) break
-      remove(oldest, entry)
-    }
-    entries.set(key, { response, bytes, expiresAt: Date.now() + options.ttlMillis, generation: builtAt })
-    totalBytes += bytes
-  }
   return {
     size: () => entries.size,
-    wrap: <E, R>(
-      app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
-      info: RequestInfo
-    ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+
+    /** The key of a cacheable request, or undefined. */
+    keyOf: (info: RequestInfo): string | undefined => {
       const route = info.route
       if (
         route === undefined || route.cachePolicy === "no-store" || info.method !== "GET" ||
         info.request.headers["authorization"] !== undefined
-      ) return app
-      const key = `${info.request.url}\n${info.request.headers["accept"] ?? ""}`
+      ) return undefined
+      return `${info.request.url}\n${info.request.headers["accept"] ?? ""}`
+    },
+
+    /** A live entry answers with this request's own headers (request id, rate-limit state) laid over it. */
+    lookup: (key: string, info: RequestInfo): HttpServerResponse.HttpServerResponse | undefined => {
       const hit = entries.get(key)
-      if (hit !== undefined) {
-        if (hit.expiresAt > Date.now() && hit.generation === generation.current()) return Effect.succeed(hit.response)
-        remove(key, hit)
+      if (hit === undefined) return undefined
+      if (hit.expiresAt > Date.now() && hit.generation === generation.current()) {
+        return HttpServerResponse.setHeaders(hit.response, info.responseHeaders)
       }
-      const builtAt = generation.current()
-      return Effect.tap(app, (response) => Effect.sync(() => store(key, response, builtAt)))
-    }
+      remove(key, hit)
+      return undefined
+    },
+
+    /** Keeps a validated 200 built from data of `builtAt` (the generation read before handling). */
+    store: (key: string, response: HttpServerResponse.HttpServerResponse, builtAt: number) => {
+      if (response.status !== 200 || response.body._tag !== "Uint8Array") return
+      const bytes = response.body.body.byteLength
+      if (bytes > options.maxEntryBytes) return
+      const previous = entries.get(key)
+      if (previous) remove(key, previous)
+      for (const [oldest, entry] of entries) {
+        if (totalBytes + bytes <= options.maxBytes) break
+        remove(oldest, entry)
+      }
+      entries.set(key, { response, bytes, expiresAt: Date.now() + options.ttlMillis, generation: builtAt })
+      totalBytes += bytes
+    },
+
+    generation: () => generation.current()
   }
 }
 

@@ -1,5 +1,5 @@
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Cause, Context, Effect, Exit, FiberId, Runtime, Scope, Stream } from "effect"
+import { Cause, Context, Effect, FiberId, Runtime, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
@@ -50,25 +50,20 @@ const writeResponse = (
 
 /**
  * A Node `request` listener running an HttpApp: one fiber per request, started from a
- * per-request runtime whose context already holds the request and its scope, and the response
+ * per-request runtime whose context already holds the request, and the response
  * written straight from that fiber. NodeHttpServer's generic dispatch (tracer span, pre-response
  * hooks, `provideService` per request) costs several times a raw node:http server; this keeps
  * the hot path close to it. The app is the same router that the Deno entry serves.
  */
 export const make = <E, R>(
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest | Scope.Scope>
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>
 ) =>
   Effect.map(
-    Effect.runtime<Exclude<R, HttpServerRequest.HttpServerRequest | Scope.Scope>>(),
+    Effect.runtime<Exclude<R, HttpServerRequest.HttpServerRequest>>(),
     (runtime) => {
       const base = runtime.context as Context.Context<never>
       return (req: IncomingMessage, res: ServerResponse) => {
-        const scope = Effect.runSync(Scope.make())
-        const context = Context.add(
-          Context.add(base, HttpServerRequest.HttpServerRequest, new NodeRequest(req)),
-          Scope.Scope,
-          scope
-        )
+        const context = Context.add(base, HttpServerRequest.HttpServerRequest, new NodeRequest(req))
         const program = app.pipe(
           Effect.flatMap((response) => writeResponse(req, res, response)),
           Effect.catchAllCause((cause) =>
@@ -79,8 +74,7 @@ export const make = <E, R>(
                 else res.writeHead(500, { "content-type": "text/plain" }).end("Internal error")
               })
             )
-          ),
-          Effect.ensuring(Scope.close(scope, Exit.void))
+          )
         ) as Effect.Effect<void>
         const fiber = Runtime.runFork(Runtime.make({ ...runtime, context }))(program)
         res.on("close", () => {

@@ -1,0 +1,111 @@
+import { afterAll, afterEach, assert, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, TestClock } from "effect"
+import { AppRoutes } from "../src/http/App.ts"
+import { forRuntime } from "../src/layers/Main.ts"
+import { SharedServices } from "../src/layers/Public.ts"
+import { makeInMemory, RateLimiter, RateLimiterError } from "../src/services/RateLimiter.ts"
+import { type RunningServer, startServer } from "./support/TestServer.ts"
+
+const withLimiter = (limiter: Layer.Layer<RateLimiter>) =>
+  forRuntime(AppRoutes.pipe(Layer.provide(limiter), Layer.provide(SharedServices)), "node test")
+
+describe("RateLimiter", () => {
+  it.effect("allows `limit` requests per window, then denies until the window resets", () =>
+    Effect.gen(function*() {
+      const limiter = yield* makeInMemory({ limit: 2, windowSeconds: 60 })
+      assert.deepStrictEqual(yield* limiter.consume("a"), { allowed: true, limit: 2, remaining: 1, resetSeconds: 60 })
+      assert.isTrue((yield* limiter.consume("a")).allowed)
+      yield* TestClock.adjust("59 seconds")
+      const denied = yield* limiter.consume("a")
+      assert.deepStrictEqual(denied, { allowed: false, limit: 2, remaining: 0, resetSeconds: 1 })
+      assert.isTrue((yield* limiter.consume("b")).allowed, "other clients have their own budget")
+      yield* TestClock.adjust("1 second")
+      assert.deepStrictEqual(yield* limiter.consume("a"), { allowed: true, limit: 2, remaining: 1, resetSeconds: 60 })
+    }))
+
+  it.effect("refuses new clients past its table size, so callers let them through", () =>
+    Effect.gen(function*() {
+      const limiter = yield* makeInMemory({ limit: 5, windowSeconds: 60, maxClients: 2 })
+      yield* limiter.consume("a")
+      yield* limiter.consume("b")
+      const error = yield* Effect.flip(limiter.consume("c"))
+      assert.instanceOf(error, RateLimiterError)
+    }))
+})
+
+describe("anonymous rate limit over HTTP", () => {
+  let server: RunningServer | undefined
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+  afterAll(async () => server?.close())
+
+  it("announces the budget, answers 429 with Retry-After when exhausted, and recovers", async () => {
+    server = await startServer({
+      app: withLimiter(Layer.effect(RateLimiter, makeInMemory({ limit: 3, windowSeconds: 1 })))
+    })
+    const statuses: Array<number> = []
+    let last: Response | undefined
+    for (let i = 0; i < 4; i++) {
+      last = await server.get("/api/regulatory-status")
+      statuses.push(last.status)
+      if (i === 0) {
+        expect(last.headers.get("ratelimit-limit")).toBe("3")
+        expect(last.headers.get("ratelimit-policy")).toBe("3;w=1")
+        expect(last.headers.get("ratelimit-remaining")).toBe("2")
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 429])
+    expect(last!.headers.get("retry-after")).toBe("1")
+    expect(last!.headers.get("ratelimit-remaining")).toBe("0")
+    const problem = await last!.json()
+    expect(problem).toMatchObject({ status: 429, retryAfter: 1, title: "Rate limit exceeded" })
+    expect((await server.get("/health")).status).toBe(200)
+
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    expect((await server.get("/api/regulatory-status")).status).toBe(200)
+  })
+
+  it("counts /skills*, /openapi.json and unknown /api paths, not the index or health", async () => {
+    server = await startServer({ config: { rateLimitPerMinute: 2 } })
+    expect((await server.get("/openapi.json")).status).toBe(200)
+    expect((await server.get("/api/nothing-here")).status).toBe(404)
+    expect((await server.get("/skills/x")).status).toBe(429)
+    for (let i = 0; i < 3; i++) expect((await server.get("/")).status).toBe(200)
+  })
+
+  it("RATE_LIMIT_PER_MINUTE=0 turns the limit off", async () => {
+    server = await startServer({ config: { rateLimitPerMinute: 0 } })
+    const response = await server.get("/api/regulatory-status")
+    expect(response.headers.get("ratelimit-limit")).toBeNull()
+  })
+
+  it("uses forwarding headers only behind a trusted proxy", async () => {
+    server = await startServer({ config: { rateLimitPerMinute: 1 } })
+    expect((await server.get("/openapi.json", { headers: { "x-forwarded-for": "203.0.113.1" } })).status).toBe(200)
+    expect((await server.get("/openapi.json", { headers: { "x-forwarded-for": "203.0.113.2" } })).status).toBe(429)
+    await server.close()
+
+    server = await startServer({ config: { rateLimitPerMinute: 1, trustProxy: true } })
+    const first = { headers: { "cf-connecting-ip": "203.0.113.1", "x-forwarded-for": "198.51.100.9" } }
+    expect((await server.get("/openapi.json", first)).status).toBe(200)
+    expect((await server.get("/openapi.json", first)).status).toBe(429)
+    expect((await server.get("/openapi.json", { headers: { "x-forwarded-for": "203.0.113.2, 10.0.0.1" } })).status)
+      .toBe(200)
+  })
+
+  it("fails open when the limiter fails", async () => {
+    const broken = Layer.succeed(RateLimiter, {
+      limit: 1,
+      windowSeconds: 60,
+      consume: () => Effect.fail(new RateLimiterError({ reason: "store unreachable" }))
+    })
+    server = await startServer({ app: withLimiter(broken) })
+    for (let i = 0; i < 3; i++) {
+      const response = await server.get("/api/regulatory-status")
+      expect(response.status).toBe(200)
+      expect(response.headers.get("ratelimit-limit")).toBeNull()
+    }
+  })
+})
