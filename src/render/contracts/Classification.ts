@@ -1,6 +1,6 @@
 import { documentControl, signatory, versionHistory } from "./Common.ts"
 import { defineContract, part, section } from "./Contract.ts"
-import { Flag, LicenseNeed, Risk, ScreeningResult, StepOutcome } from "./Enums.ts"
+import { Flag, LicenseNeed, RedFlag, Risk, ScreeningResult, StepOutcome } from "./Enums.ts"
 import { choice, column, date, html, prose, table, text } from "./Fields.ts"
 
 /** The six steps of the CCL order of review (Supplement No. 4 to 15 CFR Part 774), as the memo walks them. */
@@ -27,7 +27,7 @@ const stepPart = (index: number) => {
 
 const risk = (label: string) => choice(label, Risk, "risk-low")
 
-const redFlag = (label: string) => choice(label, Flag, "flag-no")
+const redFlag = (label: string) => choice(label, RedFlag, "flag-no")
 
 export const Classification = defineContract({
   slug: "classification",
@@ -274,7 +274,7 @@ export const Classification = defineContract({
       RED_FLAGS_ESCALATION: text("Escalated to", "Empowered Official, 2026-11-19"),
       RED_FLAGS_DETAILS: table("Red flag details", {
         INDICATOR: column("Indicator", "Routing via a third country", { width: 2, required: true }),
-        STATUS: column("Status", "flag-no", { choice: Flag, width: 0.8 }),
+        STATUS: column("Status", "flag-no", { choice: RedFlag, width: 0.8 }),
         NOTES: column("Resolution", "Confirmed direct shipment", { width: 2.4 })
       }),
       RED_FLAGS_SUMMARY: prose("Summary", "No red flags were identified (Supplement No. 3 to Part 732)"),

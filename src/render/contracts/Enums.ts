@@ -1,4 +1,4 @@
-import { enumeration } from "./Fields.ts"
+import { enumeration, retoned } from "./Fields.ts"
 
 /** Value sets shared by the contracts. The value strings are part of the payload contract. */
 
@@ -9,12 +9,16 @@ export const Risk = enumeration("risk", {
   "risk-critical": ["Critical", "danger"]
 })
 
+/** Yes/no answers; neutral unless a field says what the answer means (`RedFlag`, `retoned`). */
 export const Flag = enumeration("flag", {
-  "flag-yes": ["Yes", "warning"],
-  "flag-no": ["No", "good"],
+  "flag-yes": ["Yes", "neutral"],
+  "flag-no": ["No", "neutral"],
   "flag-unknown": ["Unknown", "caution"],
   "flag-na": ["N/A", "neutral"]
 })
+
+/** `flag` answers to "is this red flag present?": yes is bad news. */
+export const RedFlag = retoned(Flag, { "flag-yes": "danger", "flag-no": "good" })
 
 export const DocumentStatus = enumeration("status", {
   "status-draft": ["Draft", "caution"],

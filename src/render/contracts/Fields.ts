@@ -111,6 +111,15 @@ export const choice = (label: string, of: Enumeration, placeholder: string, opti
   choice: of
 })
 
+/**
+ * The same value set, recoloured where the question gives the values another meaning (a red flag
+ * present is bad news; an exception that applies is not). Its values and name do not change.
+ */
+export const retoned = (of: Enumeration, tones: Readonly<Record<string, Tone>>): Enumeration => ({
+  ...of,
+  tones: { ...of.tones, ...tones }
+})
+
 export interface ColumnOptions {
   readonly width?: number
   readonly required?: boolean

@@ -1,6 +1,6 @@
 import { documentControl, signatory, versionHistory } from "./Common.ts"
 import { defineContract, section } from "./Contract.ts"
-import { Decision, Flag, LicenseNeed, Risk, ScreeningResult } from "./Enums.ts"
+import { Decision, LicenseNeed, RedFlag, Risk, ScreeningResult } from "./Enums.ts"
 import { choice, column, date, html, prose, table, text } from "./Fields.ts"
 
 export const TransactionComplianceFile = defineContract({
@@ -76,7 +76,7 @@ export const TransactionComplianceFile = defineContract({
     section("screening", "Screening and red flags", {
       SCREENING_DATE: date("Screening date", "2026-11-19"),
       SCREENING_RESULT: choice("Screening result", ScreeningResult, "screen-clear"),
-      RED_FLAGS_PRESENT: choice("Red flags present", Flag, "flag-no"),
+      RED_FLAGS_PRESENT: choice("Red flags present", RedFlag, "flag-no"),
       SCREENING_NOTES: prose("Screening notes", "All parties screened; certificate RPS-2026-10311"),
       RED_FLAGS_NOTES: prose("Red flag review", "None of the Supplement No. 3 to Part 732 indicators present")
     }),
