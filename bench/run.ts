@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
  */
 const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   "http-core": () => import("./http-core.ts"),
+  "enforcement-archive": () => import("./enforcement-archive.ts"),
   skills: () => import("./skills.ts"),
   render: () => import("./render.ts")
 }

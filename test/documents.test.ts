@@ -11,7 +11,7 @@ import * as Credits from "../src/services/Credits.ts"
 import * as KeysCommand from "../src/services/KeysCommand.ts"
 import * as KeyStore from "../src/services/KeyStore.ts"
 import { classificationPayload } from "./fixtures/documents/classification.ts"
-import { parsePdf } from "./support/Pdf.ts"
+import { parsePdf } from "./support/ParsePdf.ts"
 import { type RunningServer, startServer, testConfig } from "./support/TestServer.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "documents-test-"))

@@ -2,7 +2,9 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { DocumentsGroup } from "./documents/Api.ts"
+import { EnforcementGroup } from "./enforcement/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
+import { ResearchGroup } from "./research/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { SkillsGroup } from "./skills/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
@@ -23,6 +25,8 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(EnforcementGroup)
+  .add(ResearchGroup)
   .add(SkillsGroup)
   .add(DocumentsGroup)
   .addError(InvalidRequest)
@@ -34,6 +38,8 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(EnforcementGroup)
+  .add(ResearchGroup)
   .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)

@@ -3,8 +3,10 @@ import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
 import { DocumentsHttpLive } from "./documents/Http.ts"
+import { EnforcementHttpLive } from "./enforcement/Http.ts"
 import { AppMiddleware } from "./Middleware.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
+import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
@@ -29,7 +31,14 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, SkillsHttpLive, DocumentsHttpLive])
+  Layer.provide([
+    ServiceHttpLive,
+    RegulatoryStatusHttpLive,
+    EnforcementHttpLive,
+    ResearchHttpLive,
+    SkillsHttpLive,
+    DocumentsHttpLive
+  ])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

@@ -5,10 +5,13 @@ import * as ApiKeyAuth from "../services/ApiKeyAuth.ts"
 import * as Credits from "../services/Credits.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
+import * as EnforcementFeed from "../services/EnforcementFeed.ts"
+import * as EnforcementLake from "../services/EnforcementLake.ts"
 import * as KeyStore from "../services/KeyStore.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Renderer from "../services/Renderer.ts"
+import * as Research from "../services/Research.ts"
 import { SkillsFromConfig } from "./Skills.ts"
 
 /**
@@ -23,12 +26,15 @@ export const SharedServices = Layer.mergeAll(
   RateLimiter.layer,
   EcfrReachability.layer,
   RouteCatalogLive,
-  DataGeneration.layer,
   RegulatoryStatus.layer,
-  SkillsFromConfig.pipe(Layer.provide(DataGeneration.layer)),
+  SkillsFromConfig,
+  Research.layer,
+  EnforcementFeed.layer,
+  EnforcementLake.layer,
   Renderer.layer,
   ApiKeyAccounts
 ).pipe(
+  Layer.provideMerge(DataGeneration.layer),
   Layer.provide(FetchHttpClient.layer)
 )
 

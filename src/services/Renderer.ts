@@ -46,17 +46,12 @@ export const makeInProcess = (options: { readonly concurrency: number }) =>
 
 export const layerInProcess: Layer.Layer<Renderer> = Layer.effect(Renderer, makeInProcess({ concurrency: 2 }))
 
-const encoder = new TextEncoder()
-
 export const makeRemote = (baseUrl: string) =>
   Effect.map(
     Upstream.make({ name: "render-backend", baseUrl, timeout: "30 seconds", retries: 0 }),
     (client): RendererShape => ({
       render: ({ draft, payload, slug }) =>
-        client.post(BackendProtocol.path(slug, draft), {
-          contentType: "application/json",
-          bytes: encoder.encode(JSON.stringify(payload))
-        }, { headers: { accept: "application/pdf" } }).pipe(
+        client.post(BackendProtocol.path(slug, draft), payload, { headers: { accept: "application/pdf" } }).pipe(
           Effect.filterOrFail(
             (response) => response.headers["content-type"]?.startsWith("application/pdf") === true,
             () => new Upstream.UpstreamError({ upstream: "render-backend", reason: "decode", detail: "not a PDF" })

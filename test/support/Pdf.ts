@@ -1,26 +1,35 @@
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs"
+import PDFDocument from "pdfkit"
 
-export interface ParsedPdf {
-  readonly pages: number
-  readonly text: ReadonlyArray<string>
-  readonly info: Record<string, unknown>
-  /** Names of the fonts embedded as TrueType programs. */
-  readonly embeddedFonts: ReadonlyArray<string>
+export interface PdfPage {
+  readonly heading?: string
+  readonly paragraphs: ReadonlyArray<string>
 }
 
-/** Parses a PDF with pdf.js: page count, text per page, document information, embedded fonts. */
-export const parsePdf = async (bytes: Uint8Array): Promise<ParsedPdf> => {
-  const document = await getDocument({ data: bytes.slice(), useSystemFonts: false, isEvalSupported: false }).promise
-  const text: Array<string> = []
-  for (let n = 1; n <= document.numPages; n++) {
-    const page = await document.getPage(n)
-    const content = await page.getTextContent()
-    text.push(content.items.map((item) => ("str" in item ? item.str : "")).join(" "))
-  }
-  const { info } = await document.getMetadata()
-  const raw = Buffer.from(bytes).toString("latin1")
-  const embeddedFonts = [...new Set(Array.from(raw.matchAll(/\/FontName \/([A-Z]{6}\+[A-Za-z-]+)/g), (m) => m[1]!))]
-  const pages = document.numPages
-  await document.destroy()
-  return { pages, text, info: info as Record<string, unknown>, embeddedFonts }
-}
+const render = (draw: (doc: PDFKit.PDFDocument) => void): Promise<Uint8Array> =>
+  new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: "LETTER", margin: 72, info: { Title: "Synthetic test document" } })
+    const chunks: Array<Buffer> = []
+    doc.on("data", (chunk: Buffer) => chunks.push(chunk))
+    doc.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
+    doc.on("error", reject)
+    draw(doc)
+    doc.end()
+  })
+
+/** A small text PDF: per page an optional large heading, then body paragraphs. */
+export const textPdf = (pages: ReadonlyArray<PdfPage>): Promise<Uint8Array> =>
+  render((doc) => {
+    pages.forEach((page, i) => {
+      if (i > 0) doc.addPage()
+      if (page.heading) doc.font("Helvetica-Bold").fontSize(18).text(page.heading).moveDown()
+      doc.font("Helvetica").fontSize(11)
+      for (const paragraph of page.paragraphs) doc.text(paragraph).moveDown()
+    })
+  })
+
+/** A PDF with drawings but no text layer, like a scan. */
+export const imageOnlyPdf = (): Promise<Uint8Array> =>
+  render((doc) => {
+    doc.rect(72, 72, 300, 200).fill("#777777")
+    doc.circle(300, 400, 60).stroke()
+  })
