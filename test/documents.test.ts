@@ -1,5 +1,6 @@
 import { HttpLayerRouter } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect, Layer, Option } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -277,6 +278,8 @@ describe("documents", () => {
     const full = await response.json()
     expect(full.paths["/pdf/{slug}"].post).toBeDefined()
     expect(full.components.schemas.ClassificationPayload.required).toHaveLength(8)
+    const validation = await new Validator().validate(full)
+    expect(validation.errors ?? []).toEqual([])
     await keys("deactivate", keyId)
     const revoked = await (await server.get("/openapi.json", { headers: { authorization: `Bearer ${key}` } })).json()
     expect(revoked.paths["/pdf/{slug}"]).toBeUndefined()

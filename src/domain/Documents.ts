@@ -36,8 +36,12 @@ export const DocumentContract = Schema.Struct({
     value: Schema.Struct({ values: Schema.Array(Schema.String), fields: Schema.Array(Schema.String) })
   }).annotations({ description: "Enumerated value sets and the keys (or `TABLE[].COLUMN`) that take them" }),
   authoring_notes: Schema.Array(Schema.String),
+  // described as a plain object: the generated schema would repeat the `/schemas/unknown` id
   fields: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-    description: "Every accepted key with a placeholder value; table keys hold an array with one placeholder row"
+    jsonSchema: {
+      type: "object",
+      description: "Every accepted key with a placeholder value; table keys hold an array with one placeholder row"
+    }
   })
 }).annotations({ identifier: "DocumentContract" })
 export type DocumentContract = typeof DocumentContract.Type
