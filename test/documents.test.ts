@@ -158,6 +158,18 @@ describe("documents", () => {
     expect(problem.plan.purchaseUrl).toMatch(/\/docs$/)
   })
 
+  it("refuses final documents to a key with a billing issue but still renders its drafts", async () => {
+    const { key, keyId } = await newKey(3)
+    await Effect.runPromise(
+      Effect.flatMap(KeyStore.KeyStore, (store) => store.setStatus(keyId, "billing_issue")).pipe(Effect.provide(stores))
+    )
+    const final = await post("/pdf/tcp", key, JSON.stringify(minimalTcp))
+    expect(final.status).toBe(402)
+    expect(await final.json()).toMatchObject({ reason: "billing_issue", balance: 3 })
+    expect((await post("/pdf/tcp?draft=1", key, JSON.stringify(minimalTcp))).status).toBe(200)
+    expect(await balance(keyId)).toBe(3)
+  })
+
   it("spends each credit exactly once under concurrent final renders", async () => {
     const { key, keyId } = await newKey(3)
     const responses = await Promise.all(
