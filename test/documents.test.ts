@@ -5,12 +5,15 @@ import { Effect, Layer, Option } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { appLayer } from "../src/layers/Main.ts"
+import { AppRoutes } from "../src/http/App.ts"
+import { appLayer, forRuntime } from "../src/layers/Main.ts"
+import { SharedServices } from "../src/layers/Public.ts"
 import { startRenderBackend } from "../src/render/Backend.ts"
 import * as AppConfig from "../src/services/AppConfig.ts"
 import * as Credits from "../src/services/Credits.ts"
 import * as KeysCommand from "../src/services/KeysCommand.ts"
 import * as KeyStore from "../src/services/KeyStore.ts"
+import * as Renderer from "../src/services/Renderer.ts"
 import { classificationPayload } from "./fixtures/documents/classification.ts"
 import { parsePdf } from "./support/ParsePdf.ts"
 import { type RunningServer, startServer, testConfig } from "./support/TestServer.ts"
@@ -340,6 +343,33 @@ describe("documents", () => {
     } finally {
       await remote.close()
       await backend.close()
+    }
+  })
+
+  it("gives the credit back when the client goes away before the document is delivered", async () => {
+    let started = 0
+    const stalled = Layer.succeed(Renderer.Renderer, {
+      render: () => Effect.zipRight(Effect.sync(() => started++), Effect.never)
+    })
+    const app = forRuntime(AppRoutes.pipe(Layer.provide(stalled), Layer.provide(SharedServices)), "node test")
+    const stalling = await startServer({ config: { dataDir }, app })
+    try {
+      const { key, keyId } = await newKey(1)
+      const abort = new AbortController()
+      const request = stalling.get("/pdf/tcp", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}` },
+        body: JSON.stringify(minimalTcp),
+        signal: abort.signal
+      }).catch(() => undefined)
+      while (started === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(await balance(keyId)).toBe(0)
+      abort.abort()
+      await request
+      for (let i = 0; i < 100 && (await balance(keyId)) === 0; i++) await new Promise((r) => setTimeout(r, 20))
+      expect(await balance(keyId)).toBe(1)
+    } finally {
+      await stalling.close()
     }
   })
 
