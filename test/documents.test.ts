@@ -223,7 +223,7 @@ describe("documents", () => {
         ...minimalTcp,
         EXTRA: 1,
         OTHER: "x",
-        PURPOSE: "<p>ok</p><script>x()</script>",
+        PURPOSE: "<p>ok</p><script>x()</script><table><tr><th>Zone</th></tr><tr><td>Clean room B</td></tr></table>",
         FACILITY: "Lab 中"
       })
     )
@@ -232,6 +232,8 @@ describe("documents", () => {
     expect(warned.headers.get("x-render-warnings")).toBe("4")
     const notes = await parsePdf(new Uint8Array(await warned.arrayBuffer()))
     expect(notes.text.at(-1)).toContain("Draft review notes")
+    expect(notes.text.join(" ")).toContain("Clean room B")
+    expect(notes.text.join(" ")).not.toContain("x()")
     expect(await balance(keyId)).toBe(2)
   })
 

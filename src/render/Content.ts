@@ -19,7 +19,7 @@ export interface Content {
 
 const longDate = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" })
 
-export const formatDate = (iso: string): string => longDate.format(new Date(`${iso}T00:00:00Z`))
+const formatDate = (iso: string): string => longDate.format(new Date(`${iso}T00:00:00Z`))
 
 /** Control characters other than line breaks and tabs have no place in a document. */
 const clean = (value: string) => value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "")

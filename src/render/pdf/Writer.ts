@@ -3,6 +3,7 @@ import type { Tone } from "../contracts/Fields.ts"
 import type { Picture } from "../graphics/Graphics.ts"
 import type { Block, Run } from "../Html.ts"
 import { type FontName, fonts } from "./Fonts.ts"
+import { drawHtmlTable } from "./Table.ts"
 import { Colors, contentWidth, Page, ToneColors, Type } from "./Theme.ts"
 
 export interface TocEntry {
@@ -129,13 +130,10 @@ export class Writer {
           this.blocks(item, { indent: indent + 16, size })
         })
       } else {
-        this.onTable?.(block.rows, indent)
+        drawHtmlTable(this, block.rows, indent)
       }
     }
   }
-
-  /** Set by the table module, which draws HTML tables with the same engine as data tables. */
-  onTable?: (rows: Extract<Block, { kind: "table" }>["rows"], indent: number) => void
 
   runs(runs: ReadonlyArray<Run>, x: number, width: number, size: number, color: string = Colors.ink): void {
     const last = runs.length - 1
