@@ -8,6 +8,8 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   "http-core": () => import("./http-core.ts"),
   "enforcement-archive": () => import("./enforcement-archive.ts"),
   skills: () => import("./skills.ts"),
+  ecfr: () => import("./ecfr.ts"),
+  eccn: () => import("./eccn.ts"),
   render: () => import("./render.ts")
 }
 

@@ -1,9 +1,13 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
+import { CountryChartGroup } from "./country/Api.ts"
 import { DocumentsGroup } from "./documents/Api.ts"
+import { EccnGroup } from "./eccn/Api.ts"
+import { EcfrGroup } from "./ecfr/Api.ts"
 import { EnforcementGroup } from "./enforcement/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
+import { RadarGroup } from "./radar/Api.ts"
 import { ResearchGroup } from "./research/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { SkillsGroup } from "./skills/Api.ts"
@@ -19,14 +23,21 @@ const annotations = () =>
 
 const description = "Citable access to U.S. export-control regulations (EAR 15 CFR 730-774, ITAR 22 CFR 121): " +
   "eCFR mirror, ECCN and Country Chart answers, screening, enforcement, research, skills and MCP. " +
-  "Not legal advice: screening matches are for human adjudication."
+  "Not legal advice: screening matches are for human adjudication. " +
+  "Regulatory data comes from stored eCFR snapshots; when eCFR cannot be reached and an older snapshot answers, " +
+  "the response carries `X-Data-Stale: true; fetched-at=<ISO time>; issue-date=<YYYY-MM-DD>`, and every eCFR " +
+  "response names its eCFR issue in `X-Ecfr-Issue-Date`."
 
 /** The full REST surface served by the app. */
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
+  .add(EcfrGroup)
+  .add(EccnGroup)
+  .add(CountryChartGroup)
   .add(RegulatoryStatusGroup)
-  .add(EnforcementGroup)
+  .add(RadarGroup)
   .add(ResearchGroup)
+  .add(EnforcementGroup)
   .add(SkillsGroup)
   .add(DocumentsGroup)
   .addError(InvalidRequest)
@@ -37,9 +48,13 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 /** The free surface: what anonymous callers see in `/openapi.json` and the reference page. */
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
+  .add(EcfrGroup)
+  .add(EccnGroup)
+  .add(CountryChartGroup)
   .add(RegulatoryStatusGroup)
-  .add(EnforcementGroup)
+  .add(RadarGroup)
   .add(ResearchGroup)
+  .add(EnforcementGroup)
   .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)

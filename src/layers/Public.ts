@@ -2,12 +2,17 @@ import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
 import * as ApiKeyAuth from "../services/ApiKeyAuth.ts"
+import * as CclIndex from "../services/CclIndex.ts"
+import * as CountryChart from "../services/CountryChart.ts"
 import * as Credits from "../services/Credits.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
+import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
+import type { EcfrSource } from "../services/EcfrSource.ts"
 import * as EnforcementFeed from "../services/EnforcementFeed.ts"
 import * as EnforcementLake from "../services/EnforcementLake.ts"
 import * as KeyStore from "../services/KeyStore.ts"
+import * as Radar from "../services/Radar.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Renderer from "../services/Renderer.ts"
@@ -21,22 +26,32 @@ import { SkillsFromConfig } from "./Skills.ts"
  */
 export const ApiKeyAccounts = Layer.mergeAll(ApiKeyAuth.layer, Credits.layer).pipe(Layer.provideMerge(KeyStore.layer))
 
-/** Services every deployment shares; they need only the configuration. */
-export const SharedServices = Layer.mergeAll(
-  RateLimiter.layer,
-  EcfrReachability.layer,
-  RouteCatalogLive,
-  RegulatoryStatus.layer,
-  SkillsFromConfig,
-  Research.layer,
-  EnforcementFeed.layer,
-  EnforcementLake.layer,
-  Renderer.layer,
-  ApiKeyAccounts
-).pipe(
-  Layer.provideMerge(DataGeneration.layer),
-  Layer.provide(FetchHttpClient.layer)
-)
+/** The eCFR source with the answers parsed from it (ECCN entries, Country Chart and Groups). */
+const regulatoryData = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
+  CountryChart.layer.pipe(Layer.provideMerge(CclIndex.layer), Layer.provideMerge(ecfrSource))
+
+/** Services every deployment shares over the given eCFR source; they need only the configuration. */
+export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
+  Layer.mergeAll(
+    RateLimiter.layer,
+    EcfrReachability.layer,
+    RouteCatalogLive,
+    regulatoryData(ecfrSource),
+    RegulatoryStatus.layer,
+    Radar.layer,
+    SkillsFromConfig,
+    Research.layer,
+    EnforcementFeed.layer,
+    EnforcementLake.layer,
+    Renderer.layer,
+    ApiKeyAccounts
+  ).pipe(
+    Layer.provideMerge(DataGeneration.layer),
+    Layer.provide(FetchHttpClient.layer)
+  )
+
+/** Services every deployment shares, over the live eCFR mirror. */
+export const SharedServices = sharedServicesOver(Ecfr.layer)
 
 /** The public deployment: free reads, anonymous rate limit, API-key documents. */
 export const PublicApp = AppRoutes.pipe(Layer.provide(SharedServices))
