@@ -10,6 +10,7 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   skills: () => import("./skills.ts"),
   ecfr: () => import("./ecfr.ts"),
   eccn: () => import("./eccn.ts"),
+  screening: () => import("./screening.ts"),
   render: () => import("./render.ts")
 }
 

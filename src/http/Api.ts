@@ -9,6 +9,7 @@ import { EnforcementGroup } from "./enforcement/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { RadarGroup } from "./radar/Api.ts"
 import { ResearchGroup } from "./research/Api.ts"
+import { ScreeningGroup } from "./screening/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { SkillsGroup } from "./skills/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
@@ -39,6 +40,7 @@ export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ResearchGroup)
   .add(EnforcementGroup)
   .add(SkillsGroup)
+  .add(ScreeningGroup)
   .add(DocumentsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
@@ -56,6 +58,7 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ResearchGroup)
   .add(EnforcementGroup)
   .add(SkillsGroup)
+  .add(ScreeningGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

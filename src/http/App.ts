@@ -12,6 +12,7 @@ import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
+import { ScreeningHttpLive } from "./screening/Http.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
 import { SkillsHttpLive } from "./skills/Http.ts"
@@ -45,6 +46,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     EnforcementHttpLive,
     ResearchHttpLive,
     SkillsHttpLive,
+    ScreeningHttpLive,
     DocumentsHttpLive
   ])
 )

@@ -17,6 +17,7 @@ import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Renderer from "../services/Renderer.ts"
 import * as Research from "../services/Research.ts"
+import * as Screening from "../services/Screening.ts"
 import { SkillsFromConfig } from "./Skills.ts"
 
 /**
@@ -37,16 +38,16 @@ export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
     EcfrReachability.layer,
     RouteCatalogLive,
     regulatoryData(ecfrSource),
-    RegulatoryStatus.layer,
     Radar.layer,
     SkillsFromConfig,
     Research.layer,
     EnforcementFeed.layer,
     EnforcementLake.layer,
+    Screening.layer,
     Renderer.layer,
     ApiKeyAccounts
   ).pipe(
-    Layer.provideMerge(DataGeneration.layer),
+    Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)),
     Layer.provide(FetchHttpClient.layer)
   )
 
