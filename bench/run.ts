@@ -11,7 +11,8 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   skills: () => import("./skills.ts"),
   ecfr: () => import("./ecfr.ts"),
   eccn: () => import("./eccn.ts"),
-  screening: () => import("./screening.ts")
+  screening: () => import("./screening.ts"),
+  render: () => import("./render.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

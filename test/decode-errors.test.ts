@@ -7,6 +7,7 @@ import { AppMiddleware } from "../src/http/Middleware.ts"
 import * as RouteCatalog from "../src/http/RouteCatalog.ts"
 import { forRuntime } from "../src/layers/Main.ts"
 import * as AccessPolicy from "../src/services/AccessPolicy.ts"
+import * as Auth from "../src/services/Auth.ts"
 import * as DataGeneration from "../src/services/DataGeneration.ts"
 import * as RateLimiter from "../src/services/RateLimiter.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
@@ -34,7 +35,8 @@ const app = Layer.mergeAll(HttpLayerRouter.addHttpApi(ProbeApi).pipe(Layer.provi
     Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(RouteCatalog.fromHttpApi(ProbeApi), EndpointGroups)),
     RateLimiter.layer,
     DataGeneration.layer,
-    AccessPolicy.layerOpen
+    AccessPolicy.layerOpen,
+    Auth.layerFixed({})
   ))
 )
 

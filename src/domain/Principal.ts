@@ -34,3 +34,11 @@ export type Principal = typeof Principal.Type
 export const anonymous: Principal = { _tag: "Anonymous" }
 
 export const isAuthenticated = (principal: Principal): boolean => principal._tag !== "Anonymous"
+
+/**
+ * A valid OAuth token, service JWT or API key that is not deactivated: such callers see the
+ * enterprise surface (SPEC Authentication rule 3) and are not held to the anonymous rate limit
+ * (rule 4).
+ */
+export const hasUsableCredential = (principal: Principal): boolean =>
+  principal._tag === "ApiKey" ? principal.status !== "inactive" : isAuthenticated(principal)

@@ -5,6 +5,7 @@ import { ServiceVersion } from "../domain/Service.ts"
 import { AccessLog } from "../services/AccessLog.ts"
 import { AccessPolicy } from "../services/AccessPolicy.ts"
 import { AppConfig } from "../services/AppConfig.ts"
+import { Auth } from "../services/Auth.ts"
 import { DataGeneration } from "../services/DataGeneration.ts"
 import { RateLimiter } from "../services/RateLimiter.ts"
 import { conditional, withHeaders } from "./middleware/Caching.ts"
@@ -32,6 +33,7 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
     const policy = yield* AccessPolicy
     const cache = ResponseCache.make(yield* DataGeneration)
     const baseUrl = config.publicBaseUrl
+    const auth = yield* Auth
     return (app): Effect.Effect<
       HttpServerResponse.HttpServerResponse,
       HttpLayerRouter.unhandled,
@@ -67,6 +69,7 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
         })
         const limited = withRateLimit(cachedOrHandled, info, limiter, {
           trustProxy: config.trustProxy,
+          auth,
           onLimited: (problem, headers) => {
             Object.assign(info.responseHeaders, headers)
             return withHeaders(finishError(problem, info, baseUrl), info)

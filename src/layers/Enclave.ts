@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { AppRoutes, routeCatalogLayer } from "../http/App.ts"
+import { DocumentsAuthByEntitlement } from "../http/documents/Payers.ts"
 import * as AccessPolicy from "../services/AccessPolicy.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 import * as Auth from "../services/Auth.ts"
@@ -24,12 +25,17 @@ const NoAnonymousLimit = Layer.effect(
 
 /**
  * The enclave deployment: the same routes minus the OAuth authorization server, a service JWT
- * required on /mcp, /api/*, /skills* and /pdf/*, and the index describing host and access.
+ * required on /mcp, /api/*, /skills* and /pdf/*, documents rendered under the plan of services
+ * entitled to them, and the index describing host and access.
  */
-export const EnclaveServices = Layer.mergeAll(routeCatalogLayer([]), AccessPolicy.layerServiceJwt, NoAnonymousLimit)
-  .pipe(
-    Layer.provideMerge(EnclaveAuth),
-    Layer.provideMerge(SharedServices)
-  )
+export const EnclaveServices = Layer.mergeAll(
+  routeCatalogLayer([]),
+  AccessPolicy.layerServiceJwt,
+  NoAnonymousLimit,
+  DocumentsAuthByEntitlement
+).pipe(
+  Layer.provideMerge(EnclaveAuth),
+  Layer.provideMerge(SharedServices)
+)
 
 export const EnclaveApp = AppRoutes.pipe(Layer.provide(EnclaveServices))

@@ -1,21 +1,26 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { AppRoutes, routeCatalogLayer } from "../http/App.ts"
+import { DocumentsAuthByApiKey } from "../http/documents/Payers.ts"
 import { oauthRoutes, OAuthRoutesLive } from "../http/oauth/Routes.ts"
 import * as AccessPolicy from "../services/AccessPolicy.ts"
+import * as ApiKeyAuth from "../services/ApiKeyAuth.ts"
 import * as Auth from "../services/Auth.ts"
 import * as CclIndex from "../services/CclIndex.ts"
 import * as CountryChart from "../services/CountryChart.ts"
+import * as Credits from "../services/Credits.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import type { EcfrSource } from "../services/EcfrSource.ts"
 import * as EnforcementFeed from "../services/EnforcementFeed.ts"
 import * as EnforcementLake from "../services/EnforcementLake.ts"
+import * as KeyStore from "../services/KeyStore.ts"
 import * as OAuthServer from "../services/OAuthServer.ts"
 import * as Radar from "../services/Radar.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
+import * as Renderer from "../services/Renderer.ts"
 import * as Research from "../services/Research.ts"
 import * as Screening from "../services/Screening.ts"
 import * as UserDirectory from "../services/UserDirectory.ts"
@@ -35,7 +40,8 @@ export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
     Research.layer,
     EnforcementFeed.layer,
     EnforcementLake.layer,
-    Screening.layer
+    Screening.layer,
+    Renderer.layer
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)),
     Layer.provide(FetchHttpClient.layer)
@@ -44,26 +50,36 @@ export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
 /** Services every deployment shares, over the live eCFR mirror. */
 export const SharedServices = sharedServicesOver(Ecfr.layer)
 
-/** The authorization server over the embedded development user store. */
-const AccountServices = OAuthServer.layer.pipe(Layer.provideMerge(UserDirectory.layerEmbedded))
+/**
+ * Accounts in the embedded store under DATA_DIR: API keys with their prepaid credits, and the OAuth
+ * authorization server over the development user store.
+ */
+const AccountServices = Layer.mergeAll(OAuthServer.layer, Credits.layer, KeyStore.layer).pipe(
+  Layer.provideMerge(UserDirectory.layerEmbedded)
+)
 
-/** Bearers on the public deployment: OAuth access tokens (`svc_oauth_`). */
+/** Bearers on the public deployment: API keys (`svc_live_`), then OAuth access tokens (`svc_oauth_`). */
 const PublicAuth = Layer.effect(
   Auth.Auth,
-  Effect.map(OAuthServer.OAuthServer, (oauth) => Auth.fromResolvers([OAuthServer.bearerResolver(oauth)]))
+  Effect.gen(function*() {
+    const keys = yield* KeyStore.KeyStore
+    const oauth = yield* OAuthServer.OAuthServer
+    return Auth.fromResolvers([ApiKeyAuth.bearerResolver(keys), OAuthServer.bearerResolver(oauth)])
+  })
 )
 
 /**
- * The public deployment's services over the given eCFR source: open access policy, OAuth
- * authorization server, anonymous rate limit.
+ * The public deployment's services over the given eCFR source: open access policy, API keys and
+ * credits paying for documents, the OAuth authorization server, anonymous rate limit.
  */
 export const publicServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
-  Layer.mergeAll(routeCatalogLayer(oauthRoutes), AccessPolicy.layerOpen, PublicAuth, RateLimiter.layer).pipe(
+  Layer.mergeAll(routeCatalogLayer(oauthRoutes), AccessPolicy.layerOpen, RateLimiter.layer, DocumentsAuthByApiKey).pipe(
+    Layer.provideMerge(PublicAuth),
     Layer.provideMerge(AccountServices),
     Layer.provideMerge(sharedServicesOver(ecfrSource))
   )
 
 export const PublicServices = publicServicesOver(Ecfr.layer)
 
-/** The public deployment: free reads, anonymous rate limit, the OAuth authorization server. */
+/** The public deployment: free reads, anonymous rate limit, API-key documents, the OAuth authorization server. */
 export const PublicApp = Layer.mergeAll(AppRoutes, OAuthRoutesLive).pipe(Layer.provide(PublicServices))

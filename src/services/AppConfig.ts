@@ -32,6 +32,14 @@ export interface AppConfigShape {
   readonly trustProxy: boolean
   /** Enclave deployment: how service JWTs are verified (see `services/ServiceJwt.ts`). */
   readonly serviceJwt: ServiceJwtConfig
+  /** A remote rendering backend; unset renders documents in process. */
+  readonly renderBackendUrl: Option.Option<string>
+  /** Shown in 402 answers of the document endpoints: how to obtain a key or credits. */
+  readonly enterprisePlan: {
+    readonly name: string
+    readonly purchaseUrl: string
+    readonly contact: string
+  }
 }
 
 export interface ServiceJwtConfig {
@@ -146,7 +154,13 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
       Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
       Config.withDefault(false)
     ),
-    serviceJwt
+    serviceJwt,
+    renderBackendUrl: yield* Config.option(absoluteUrl("RENDER_BACKEND_URL", Config.string("RENDER_BACKEND_URL"))),
+    enterprisePlan: {
+      name: yield* Config.string("ENTERPRISE_PLAN_NAME").pipe(Config.withDefault("Enterprise")),
+      purchaseUrl: yield* url("ENTERPRISE_PURCHASE_URL", `${publicBaseUrl}/docs`),
+      contact: yield* Config.string("ENTERPRISE_CONTACT").pipe(Config.withDefault("sales@example.com"))
+    }
   }
 })
 

@@ -1,6 +1,8 @@
 import type { HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
+import { hasUsableCredential } from "../../domain/Principal.ts"
 import { RateLimited } from "../../domain/Problem.ts"
+import type { AuthShape } from "../../services/Auth.ts"
 import type { RateLimitDecision, RateLimiterShape } from "../../services/RateLimiter.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
@@ -29,22 +31,43 @@ const headersOf = (decision: RateLimitDecision, windowSeconds: number): Record<s
   "ratelimit-policy": `${decision.limit};w=${windowSeconds}`
 })
 
+export interface LimitOptions {
+  readonly trustProxy: boolean
+  /** Resolves a bearer: callers with a usable credential are not anonymous. */
+  readonly auth: AuthShape
+  /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
+  readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
+}
+
 /**
  * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`. A limiter failure or an
- * unknown client address lets the request through: the limit fails open.
+ * unknown client address lets the request through: the limit fails open. Callers the Auth service
+ * recognizes are not anonymous and are not counted (SPEC Authentication rule 4).
  */
 export const withRateLimit = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   info: RequestInfo,
   limiter: RateLimiterShape,
-  options: {
-    readonly trustProxy: boolean
-    /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
-    readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
-  }
+  options: LimitOptions
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
   if (limiter.limit === 0 || !limitedPath(info.routedPath)) return app
-  return Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
+  const authorization = info.request.headers["authorization"]
+  if (authorization !== undefined) {
+    return Effect.flatMap(
+      options.auth.authenticate(authorization),
+      (principal) => hasUsableCredential(principal) ? app : limitAnonymous(app, info, limiter, options)
+    )
+  }
+  return limitAnonymous(app, info, limiter, options)
+}
+
+const limitAnonymous = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  info: RequestInfo,
+  limiter: RateLimiterShape,
+  options: LimitOptions
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
+  Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
     if (key === undefined) return app
     return limiter.consume(key).pipe(
       Effect.catchAll((error) => Effect.as(Effect.logWarning("rate limiter unavailable", error.reason), undefined)),
@@ -65,4 +88,3 @@ export const withRateLimit = <E, R>(
       })
     )
   })
-}
