@@ -5,8 +5,15 @@ import { fileStore, type JsonStore, memoryStore } from "./store/JsonFileStore.ts
 
 export class NoCredits extends Data.TaggedError("NoCredits")<{ readonly balance: number }> {}
 
+/** What a key has paid for: final documents rendered with a credit, and when the last one was. */
+export interface KeyUsage {
+  readonly spent: number
+  readonly lastSpentAt: string | undefined
+}
+
 export interface CreditsShape {
   readonly balance: (keyId: string) => Effect.Effect<number>
+  readonly usage: (keyId: string) => Effect.Effect<KeyUsage>
   /** Adds (or with a negative amount removes, never below zero) credits; returns the new balance. */
   readonly add: (keyId: string, amount: number) => Effect.Effect<number>
   /**
@@ -21,31 +28,47 @@ export class Credits extends Context.Tag("app/Credits")<Credits, CreditsShape>()
 
 interface Balances {
   readonly balances: Readonly<Record<string, number>>
+  /** Absent in stores written before usage was kept. */
+  readonly usage?: Readonly<Record<string, { readonly spent: number; readonly lastSpentAt: string }>>
 }
 
 export const make = (store: JsonStore<Balances>): CreditsShape => {
   const change = (keyId: string, amount: number) =>
     store.modify((current): readonly [number, Balances] => {
       const next = Math.max(0, (current.balances[keyId] ?? 0) + amount)
-      return [next, { balances: { ...current.balances, [keyId]: next } }]
+      return [next, { ...current, balances: { ...current.balances, [keyId]: next } }]
     })
   const debit = (keyId: string) =>
     Effect.flatMap(
       store.modify((current): readonly [{ readonly ok: boolean; readonly balance: number }, Balances] => {
         const balance = current.balances[keyId] ?? 0
         if (balance < 1) return [{ ok: false, balance }, current]
-        return [{ ok: true, balance: balance - 1 }, { balances: { ...current.balances, [keyId]: balance - 1 } }]
+        return [{ ok: true, balance: balance - 1 }, {
+          ...current,
+          balances: { ...current.balances, [keyId]: balance - 1 }
+        }]
       }),
       (result) => (result.ok ? Effect.void : Effect.fail(new NoCredits({ balance: result.balance })))
     )
+  const recordUse = (keyId: string) =>
+    store.modify((current): readonly [void, Balances] => {
+      const spent = (current.usage?.[keyId]?.spent ?? 0) + 1
+      const usage = { ...current.usage, [keyId]: { spent, lastSpentAt: new Date().toISOString() } }
+      return [undefined, { ...current, usage }]
+    })
   return {
     balance: (keyId) => Effect.map(store.read, (current) => current.balances[keyId] ?? 0),
+    usage: (keyId) =>
+      Effect.map(store.read, (current) => ({
+        spent: current.usage?.[keyId]?.spent ?? 0,
+        lastSpentAt: current.usage?.[keyId]?.lastSpentAt
+      })),
     add: change,
     spend: (keyId, work) =>
       Effect.uninterruptibleMask((restore) =>
         Effect.zipRight(
           debit(keyId),
-          Effect.onExit(restore(work), (exit) => (Exit.isSuccess(exit) ? Effect.void : change(keyId, 1)))
+          Effect.onExit(restore(work), (exit) => (Exit.isSuccess(exit) ? recordUse(keyId) : change(keyId, 1)))
         )
       )
   }

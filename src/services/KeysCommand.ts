@@ -7,7 +7,8 @@ export const usage = `usage: npm run keys -- <command>
   list                                                      keys with status, plan and balance
   deactivate <keyId>                                        the key answers 403 from now on
   activate <keyId>                                          re-activates a key
-  credit <keyId> <amount>                                   adds prepaid credits (negative removes)`
+  credit <keyId> <amount>                                   adds prepaid credits (negative removes)
+  usage [keyId]                                             paid documents, last use and balance per key`
 
 const option = (args: ReadonlyArray<string>, name: string) => {
   const index = args.indexOf(`--${name}`)
@@ -81,6 +82,27 @@ export const run = (args: ReadonlyArray<string>): Effect.Effect<string, string, 
         if (!known) return yield* Effect.fail(`no key with id ${keyId}`)
         const balance = yield* credits.add(keyId, yield* integer(amount, "amount"))
         return `${keyId}: ${balance} credits`
+      }
+      case "usage": {
+        const wanted = rest[0]
+        const records = (yield* keys.list).filter((record) => wanted === undefined || record.keyId === wanted)
+        if (records.length === 0) {
+          return yield* Effect.fail(wanted === undefined ? "no keys" : `no key with id ${wanted}`)
+        }
+        const lines = yield* Effect.forEach(
+          records,
+          (record) =>
+            Effect.zipWith(credits.usage(record.keyId), credits.balance(record.keyId), (used, balance) =>
+              [
+                record.keyId,
+                record.status.padEnd(13),
+                String(used.spent).padStart(10),
+                (used.lastSpentAt ?? "-").padEnd(24),
+                String(balance).padStart(7),
+                record.label
+              ].join("  "))
+        )
+        return ["key id        status         paid docs  last paid document        credits  label", ...lines].join("\n")
       }
       default:
         return yield* Effect.fail(usage)
