@@ -41,6 +41,18 @@ describe("principals on the REST surfaces", () => {
     }
   })
 
+  it("discloses the enterprise OpenAPI surface to signed-in users and exempts them from the anonymous limit", async () => {
+    const paths = async (bearer: string | undefined) =>
+      Object.keys((await (await get(publicServer, "/openapi.json", bearer)).json()).paths)
+    expect(await paths(undefined)).not.toContain("/pdf/{slug}")
+    expect(await paths(bearers["OAuth user (free)"])).toContain("/pdf/{slug}")
+    expect(await paths(bearers["unknown OAuth token"])).not.toContain("/pdf/{slug}")
+    const signedIn = await get(publicServer, "/api/regulatory-status", bearers["OAuth user (free)"])
+    expect(signedIn.headers.get("ratelimit-limit")).toBeNull()
+    const unknown = await get(publicServer, "/api/regulatory-status", bearers["unknown OAuth token"])
+    expect(unknown.headers.get("ratelimit-limit")).toBe("120")
+  })
+
   it("counts other spellings of a limited path against the anonymous budget", async () => {
     for (const path of ["/API/regulatory-status", "//api/regulatory-status", "/%61pi/regulatory-status"]) {
       const response = await get(publicServer, path, undefined)
