@@ -6,6 +6,7 @@ import { EndpointGroups } from "../src/domain/Service.ts"
 import { AppMiddleware } from "../src/http/Middleware.ts"
 import * as RouteCatalog from "../src/http/RouteCatalog.ts"
 import { forRuntime } from "../src/layers/Main.ts"
+import * as Auth from "../src/services/Auth.ts"
 import * as DataGeneration from "../src/services/DataGeneration.ts"
 import * as RateLimiter from "../src/services/RateLimiter.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
@@ -32,7 +33,8 @@ const app = Layer.mergeAll(HttpLayerRouter.addHttpApi(ProbeApi).pipe(Layer.provi
   Layer.provide(Layer.mergeAll(
     Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(RouteCatalog.fromHttpApi(ProbeApi), EndpointGroups)),
     RateLimiter.layer,
-    DataGeneration.layer
+    DataGeneration.layer,
+    Auth.layerFixed({})
   ))
 )
 

@@ -30,3 +30,11 @@ export type Principal = typeof Principal.Type
 export const anonymous: Principal = { _tag: "Anonymous" }
 
 export const isAuthenticated = (principal: Principal): boolean => principal._tag !== "Anonymous"
+
+/**
+ * A recognized credential in good standing: what discloses the enterprise surface and exempts a
+ * caller from the anonymous rate limit. An inactive API key is recognized but not in good standing;
+ * a key with a billing issue still is (paid operations then answer with purchase information).
+ */
+export const isActiveCredential = (principal: Principal): boolean =>
+  principal._tag !== "Anonymous" && !(principal._tag === "ApiKey" && principal.status === "inactive")

@@ -1,9 +1,11 @@
 import type { HttpServerError } from "@effect/platform"
 import { HttpLayerRouter, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { isActiveCredential } from "../domain/Principal.ts"
 import { ServiceVersion } from "../domain/Service.ts"
 import { AccessLog } from "../services/AccessLog.ts"
 import { AppConfig } from "../services/AppConfig.ts"
+import { Auth } from "../services/Auth.ts"
 import { DataGeneration } from "../services/DataGeneration.ts"
 import { RateLimiter } from "../services/RateLimiter.ts"
 import { conditional, withHeaders } from "./middleware/Caching.ts"
@@ -26,6 +28,8 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
     const catalog = yield* RouteCatalog
     const limiter = yield* RateLimiter
     const accessLog = yield* AccessLog
+    const auth = yield* Auth
+    const isExempt = (authorization: string) => Effect.map(auth.authenticate(authorization), isActiveCredential)
     const cache = ResponseCache.make(yield* DataGeneration)
     const baseUrl = config.publicBaseUrl
     return (app): Effect.Effect<
@@ -62,6 +66,7 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
         })
         const limited = withRateLimit(cachedOrHandled, info, limiter, {
           trustProxy: config.trustProxy,
+          isExempt,
           onLimited: (problem, headers) => {
             Object.assign(info.responseHeaders, headers)
             return withHeaders(finishError(problem, info, baseUrl), info)

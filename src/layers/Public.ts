@@ -1,6 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
+import * as Auth from "../services/Auth.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
@@ -17,5 +18,8 @@ export const SharedServices = Layer.mergeAll(
   Layer.provide(FetchHttpClient.layer)
 )
 
+/** The public deployment's services: no credentials are configured yet, so every bearer is anonymous. */
+export const PublicServices = Layer.merge(SharedServices, Auth.layerFixed({}))
+
 /** The public deployment: free reads, anonymous rate limit. */
-export const PublicApp = AppRoutes.pipe(Layer.provide(SharedServices))
+export const PublicApp = AppRoutes.pipe(Layer.provide(PublicServices))

@@ -29,22 +29,48 @@ const headersOf = (decision: RateLimitDecision, windowSeconds: number): Record<s
   "ratelimit-policy": `${decision.limit};w=${windowSeconds}`
 })
 
+export interface RateLimitOptions {
+  readonly trustProxy: boolean
+  /** Whether an `Authorization` header value carries a credential in good standing (exempt from the limit). */
+  readonly isExempt: (authorization: string) => Effect.Effect<boolean>
+  /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
+  readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
+}
+
 /**
- * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`. A limiter failure or an
- * unknown client address lets the request through: the limit fails open.
+ * Resolves a presented credential; requests without one never reach the Auth service. A failure to
+ * resolve counts the request as anonymous and logs nothing about the credential.
+ */
+const exemptFrom = (info: RequestInfo, options: RateLimitOptions): Effect.Effect<boolean> => {
+  const authorization = info.request.headers["authorization"]
+  if (authorization === undefined) return Effect.succeed(false)
+  return options.isExempt(authorization).pipe(
+    Effect.catchAllCause(() => Effect.as(Effect.logWarning("credential check for the rate limit failed"), false))
+  )
+}
+
+/**
+ * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`; callers with a credential
+ * in good standing are exempt. A limiter failure or an unknown client address lets the request
+ * through: the limit fails open.
  */
 export const withRateLimit = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   info: RequestInfo,
   limiter: RateLimiterShape,
-  options: {
-    readonly trustProxy: boolean
-    /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
-    readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
-  }
+  options: RateLimitOptions
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
   if (limiter.limit === 0 || !limitedPath(info.path)) return app
-  return Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
+  return Effect.flatMap(exemptFrom(info, options), (exempt) => exempt ? app : consume(app, info, limiter, options))
+}
+
+const consume = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  info: RequestInfo,
+  limiter: RateLimiterShape,
+  options: RateLimitOptions
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
+  Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
     if (key === undefined) return app
     return limiter.consume(key).pipe(
       Effect.catchAll((error) => Effect.as(Effect.logWarning("rate limiter unavailable", error.reason), undefined)),
@@ -65,4 +91,3 @@ export const withRateLimit = <E, R>(
       })
     )
   })
-}
