@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
+import { McpGroup } from "./mcp/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
@@ -21,6 +22,7 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())
@@ -30,6 +32,7 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
+  .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

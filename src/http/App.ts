@@ -2,6 +2,8 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
+import { McpHttpLive } from "./mcp/Http.ts"
+import { mcpRoutes, McpRoutesLive } from "./mcp/Routes.ts"
 import { AppMiddleware } from "./Middleware.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
@@ -21,16 +23,17 @@ const docsRoute = RouteCatalog.rawRoute({
 export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
   ...RouteCatalog.fromHttpApi(Api),
   docsRoute,
+  ...mcpRoutes,
   ...removedRoutes
 ]
 
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive])
+  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, McpHttpLive])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })
 
 /** The app: routes plus the global middleware. Runtime adapters serve it; deployments provide services. */
-export const AppRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, RemovedRoutesLive, AppMiddleware)
+export const AppRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, McpRoutesLive, RemovedRoutesLive, AppMiddleware)

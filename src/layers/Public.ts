@@ -1,6 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
+import { McpCatalogLive } from "../mcp/ToolCatalog.ts"
 import * as Auth from "../services/Auth.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
@@ -13,7 +14,8 @@ export const SharedServices = Layer.mergeAll(
   EcfrReachability.layer,
   RouteCatalogLive,
   DataGeneration.layer,
-  RegulatoryStatus.layer
+  RegulatoryStatus.layer,
+  McpCatalogLive
 ).pipe(
   Layer.provide(FetchHttpClient.layer)
 )
@@ -21,5 +23,5 @@ export const SharedServices = Layer.mergeAll(
 /** The public deployment's services: no credentials are configured yet, so every bearer is anonymous. */
 export const PublicServices = Layer.merge(SharedServices, Auth.layerFixed({}))
 
-/** The public deployment: free reads, anonymous rate limit. */
+/** The public deployment: free reads, anonymous rate limit, MCP. */
 export const PublicApp = AppRoutes.pipe(Layer.provide(PublicServices))

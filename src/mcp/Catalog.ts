@@ -1,0 +1,162 @@
+import { Cause, Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
+import { isActiveCredential, type Principal } from "../domain/Principal.ts"
+import { ErrorCode, RpcError } from "./JsonRpc.ts"
+import type * as Resource from "./Resource.ts"
+import * as Tool from "./Tool.ts"
+
+/** A tool bound to the services it needs: `call` takes raw JSON arguments and answers a CallToolResult. */
+export interface BoundTool {
+  readonly definition: Tool.Any
+  /** The `tools/list` entry, derived once. */
+  readonly listing: Record<string, unknown>
+  readonly call: (args: unknown) => Effect.Effect<Record<string, unknown>, RpcError>
+}
+
+export interface ReadResult {
+  readonly contents: ReadonlyArray<Resource.TextContents>
+  readonly ttlMs: number
+}
+
+export interface McpCatalogShape {
+  /** The tools the principal may see and call, in catalogue order. */
+  readonly tools: (principal: Principal) => ReadonlyArray<BoundTool>
+  /** Every tool, enterprise included: for documents that describe the whole surface to the caller. */
+  readonly allTools: ReadonlyArray<BoundTool>
+  readonly resources: Effect.Effect<ReadonlyArray<Resource.ResourceInfo>, RpcError>
+  readonly templates: ReadonlyArray<Resource.TemplateInfo>
+  /** Freshness of lists: the shortest of the providers' content lifetimes. */
+  readonly resourcesTtlMs: number
+  readonly read: (uri: string) => Effect.Effect<ReadResult, RpcError>
+  readonly pageSize: number
+}
+
+/** The tools and resources the MCP server offers. Deployments and tests differ by the layer they provide. */
+export class McpCatalog extends Context.Tag("app/mcp/McpCatalog")<McpCatalog, McpCatalogShape>() {}
+
+export interface CatalogOptions<T extends Tool.Any, P extends Resource.Any> {
+  readonly tools: ReadonlyArray<T>
+  readonly resources: ReadonlyArray<P>
+  /** Entries per page of every list method. */
+  readonly pageSize?: number
+}
+
+const textOf = (value: unknown): string =>
+  typeof value === "string" ? value : typeof value === "object" && value !== null && "message" in value
+    ? String(value.message)
+    : String(value)
+
+/** A domain failure as a sentence an agent can act on: a problem's title and detail, else its message. */
+export const describeFailure = (error: unknown): string => {
+  if (typeof error === "object" && error !== null && "detail" in error && typeof error.detail === "string") {
+    const title = "title" in error && typeof error.title === "string" ? `${error.title}: ` : ""
+    return `${title}${error.detail}`
+  }
+  return textOf(error)
+}
+
+const internal = (cause: Cause.Cause<unknown>, what: string) =>
+  Effect.zipRight(
+    Effect.logError(`${what} failed`, cause),
+    Effect.fail(new RpcError(ErrorCode.InternalError, `Internal error while running ${what}`))
+  )
+
+const toolError = (message: string) => ({ content: [{ type: "text", text: message }], isError: true })
+
+const invalidArguments = (error: ParseResult.ParseError) => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
+    issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`
+  )
+  return toolError(`Invalid arguments: ${issues.join("; ")}`)
+}
+
+const success = (tool: Tool.Any, value: unknown) => {
+  if (tool.output._tag === "Text") {
+    return Effect.succeed({ content: [{ type: "text", text: tool.output.render(value) }] })
+  }
+  return Effect.map(Schema.encode(tool.output.schema)(value), (encoded) => ({
+    content: [{ type: "text", text: JSON.stringify(encoded) }],
+    structuredContent: encoded
+  }))
+}
+
+const bindTool = (tool: Tool.Any, context: Context.Context<unknown>): BoundTool => {
+  const decode = Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "error" })
+  return {
+    definition: tool,
+    listing: Tool.describe(tool),
+    call: (args) =>
+      decode(args ?? {}).pipe(
+        Effect.matchEffect({
+          onFailure: (error) => Effect.succeed(invalidArguments(error)),
+          onSuccess: (input) =>
+            // the catalogue's context holds every service its tools need (see `make`)
+            Effect.provide(tool.run(input) as Effect.Effect<unknown, unknown, unknown>, context).pipe(
+              Effect.matchEffect({
+                onFailure: (error) => Effect.succeed(toolError(describeFailure(error))),
+                // a result that does not match the tool's own output schema is a defect, not a tool error
+                onSuccess: (value) => Effect.orDie(success(tool, value))
+              })
+            )
+        }),
+        Effect.catchAllCause((cause) => internal(cause, `tool ${tool.name}`))
+      )
+  }
+}
+
+const notFound = (uri: string) => new RpcError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, 200, { uri })
+
+const readFailure = (uri: string, error: unknown) =>
+  new RpcError(ErrorCode.InternalError, `Resource ${uri} could not be read: ${describeFailure(error)}`, 200, { uri })
+
+/** Builds the catalogue, binding each tool and resource family to the services it needs. */
+export const make = <T extends Tool.Any, P extends Resource.Any>(
+  options: CatalogOptions<T, P>
+): Effect.Effect<McpCatalogShape, never, Tool.Requirements<T> | Resource.Requirements<P>> =>
+  Effect.map(Effect.context<Tool.Requirements<T> | Resource.Requirements<P>>(), (context) => {
+    const names = new Set<string>()
+    for (const tool of options.tools) {
+      if (names.has(tool.name)) throw new Error(`Duplicate MCP tool name ${tool.name}`)
+      names.add(tool.name)
+    }
+    const bound = options.tools.map((tool) => bindTool(tool, context as Context.Context<unknown>))
+    const free = bound.filter((tool) => !tool.definition.enterprise)
+    const providers = options.resources
+    const provide = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
+    const resources = Effect.map(
+      Effect.forEach(providers, (provider) => provide(provider.list)),
+      (lists) => lists.flat()
+    ).pipe(
+      Effect.catchAll((error) =>
+        Effect.fail(
+          new RpcError(ErrorCode.InternalError, `Resources could not be listed: ${describeFailure(error)}`)
+        )
+      ),
+      Effect.catchAllDefect((defect) => internal(Cause.die(defect), "resources/list"))
+    )
+    const read = (uri: string): Effect.Effect<ReadResult, RpcError> =>
+      Effect.gen(function*() {
+        for (const provider of providers) {
+          const contents = yield* provide(provider.read(uri)).pipe(
+            Effect.mapError((error) => readFailure(uri, error))
+          )
+          if (Option.isSome(contents)) return { contents: [contents.value], ttlMs: provider.ttlMs }
+        }
+        return yield* Effect.fail(notFound(uri))
+      }).pipe(
+        Effect.catchAllDefect((defect) => internal(Cause.die(defect), "resources/read"))
+      )
+    return {
+      tools: (principal) => isActiveCredential(principal) ? bound : free,
+      allTools: bound,
+      resources,
+      templates: providers.flatMap((provider) => provider.templates),
+      resourcesTtlMs: Math.min(3_600_000, ...providers.map((provider) => provider.ttlMs)),
+      read,
+      pageSize: options.pageSize ?? 50
+    }
+  })
+
+export const layer = <T extends Tool.Any, P extends Resource.Any>(
+  options: CatalogOptions<T, P>
+): Layer.Layer<McpCatalog, never, Tool.Requirements<T> | Resource.Requirements<P>> =>
+  Layer.effect(McpCatalog, make(options))

@@ -1,0 +1,16 @@
+import * as Catalog from "./Catalog.ts"
+import type * as Resource from "./Resource.ts"
+import type * as Tool from "./Tool.ts"
+
+/**
+ * The production MCP surface: every tool in the order `tools/list` shows it, and every resource
+ * family. A tool is listed here only once the service behind its REST twin exists.
+ */
+export const productionTools: ReadonlyArray<Tool.Tool<any, any, any, never>> = []
+
+export const productionResources: ReadonlyArray<Resource.Provider<any, never>> = []
+
+/** Every tool name the service offers, free and enterprise. */
+export const toolNames: ReadonlyArray<string> = productionTools.map((tool) => tool.name)
+
+export const McpCatalogLive = Catalog.layer({ tools: productionTools, resources: productionResources })

@@ -1,0 +1,62 @@
+import { Layer } from "effect"
+import { AppRoutes } from "../../../src/http/App.ts"
+import { forRuntime } from "../../../src/layers/Main.ts"
+import { PublicServices } from "../../../src/layers/Public.ts"
+import * as Catalog from "../../../src/mcp/Catalog.ts"
+import * as Auth from "../../../src/services/Auth.ts"
+import { principals } from "../Principals.ts"
+import { type RunningServer, startServer } from "../TestServer.ts"
+import { fixtureTools, GlossaryLive, glossaryResources } from "./FixtureTools.ts"
+
+/** The app with fixture-only tools and resources, fixed bearer principals and a given page size. */
+export const fixtureApp = (options: { readonly pageSize?: number } = {}) => {
+  const overrides = Layer.mergeAll(
+    Catalog.layer({
+      tools: fixtureTools,
+      resources: [glossaryResources],
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize })
+    }).pipe(Layer.provide(GlossaryLive)),
+    Auth.layerFixed(principals)
+  )
+  return forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), `node ${process.version}`)
+}
+
+export const startFixtureServer = (options: { readonly pageSize?: number } = {}): Promise<RunningServer> =>
+  startServer({ app: fixtureApp(options) })
+
+export const modernMeta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
+}
+
+/** A 2026-07-28 request with the headers the revision requires (override any of them). */
+export const modernPost = (
+  server: RunningServer,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string | undefined> = {}
+) => {
+  const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined
+  const all: Record<string, string | undefined> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name === undefined ? {} : { "mcp-name": name }),
+    ...headers
+  }
+  return fetch(`${server.url}/mcp`, {
+    method: "POST",
+    headers: Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: modernMeta } })
+  })
+}
+
+/** A raw POST to /mcp (legacy era unless the headers or body say otherwise). */
+export const rawPost = (server: RunningServer, body: unknown, headers: Record<string, string> = {}, path = "/mcp") =>
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body)
+  })
