@@ -1,5 +1,5 @@
 import type { Effect, Schema } from "effect"
-import { JSONSchema } from "effect"
+import { JSONSchema, SchemaAST } from "effect"
 
 /** MCP tool annotations: hints for clients deciding how to present or confirm a call. */
 export interface ToolAnnotations {
@@ -66,6 +66,11 @@ export const make = <I, II, O, E, R>(
 
 /** A JSON Schema (2020-12, MCP's default dialect) with the object at the root, shared definitions under `$defs`. */
 export const jsonSchemaOf = (schema: Schema.Schema.Any): Record<string, unknown> => {
+  // Effect renders `{}` as "any non-nullish value"; MCP wants an object schema at the root
+  const ast = SchemaAST.encodedAST(schema.ast)
+  if (SchemaAST.isTypeLiteral(ast) && ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
+    return { type: "object", properties: {}, additionalProperties: false }
+  }
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
   const root = JSONSchema.fromAST(schema.ast, {
     definitions,
