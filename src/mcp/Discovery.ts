@@ -58,7 +58,8 @@ const examples = (firstTool: string | undefined) => [
 ]
 
 const conventions = {
-  resultType: "Every result carries resultType \"complete\"; this server never asks for input mid-call.",
+  resultType: "Every result carries resultType \"complete\" (this server never asks for input mid-call), " +
+    "except the empty results of the 2025 revisions (ping, logging/setLevel), which are {}.",
   caching: "List and read results carry ttlMs (milliseconds the result may be reused) and cacheScope " +
     "(\"private\" when the answer depends on your credentials).",
   errors: "Tool failures (unknown ECCN, invalid arguments, upstream down) are tool results with isError and a " +

@@ -10,6 +10,11 @@ export const serverInfo = { name: "export-compliance-data-service", title: Servi
 
 export const capabilities = { tools: {}, resources: {}, prompts: {} }
 
+/** 2025-era clients may set a log level; the server sends no log messages at any level (no streams). */
+const legacyCapabilities = { ...capabilities, logging: {} }
+
+const logLevels = new Set(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"])
+
 export const EnterpriseNote = "Enterprise tools (compliance PDF documents and their payload contracts, " +
   "registries, enforcement checks of named parties) are disclosed to authenticated callers: sign in with " +
   "OAuth or send an API key as a bearer token."
@@ -78,7 +83,7 @@ const initialize: Method = {
   run: ({ params }) =>
     Effect.succeed({
       protocolVersion: negotiateLegacy(params.protocolVersion),
-      capabilities,
+      capabilities: legacyCapabilities,
       serverInfo,
       instructions
     })
@@ -175,11 +180,21 @@ const promptsGet: Method = {
 
 const ping: Method = { era: "legacy", authenticated: false, run: () => Effect.succeed({}) }
 
+const setLogLevel: Method = {
+  era: "legacy",
+  authenticated: false,
+  run: ({ params }) =>
+    typeof params.level === "string" && logLevels.has(params.level)
+      ? Effect.succeed({})
+      : Effect.fail(invalidParams("`level` must be a syslog severity name such as `info`"))
+}
+
 /** Every method the server answers; anything else is -32601. */
 export const methods: Readonly<Record<string, Method>> = {
   "server/discover": discover,
   initialize,
   ping,
+  "logging/setLevel": setLogLevel,
   "tools/list": toolsList,
   "tools/call": toolsCall,
   "resources/list": resourcesList,

@@ -41,8 +41,12 @@ const challenge = (resourceMetadataUrl: string, bearerPresented: boolean) =>
     }
   )
 
+/**
+ * Every result says it is complete; serverInfo rides along on 2026-07-28. The 2025 revisions know
+ * no resultType, and their clients expect an empty result (ping, logging/setLevel) to be `{}`.
+ */
 const complete = (era: Era, value: Record<string, unknown>): Record<string, unknown> => {
-  if (era._tag === "Legacy") return { resultType: "complete", ...value }
+  if (era._tag === "Legacy") return Object.keys(value).length === 0 ? value : { resultType: "complete", ...value }
   const meta = typeof value._meta === "object" && value._meta !== null ? value._meta : {}
   return { resultType: "complete", ...value, _meta: { ...meta, [MetaKey.serverInfo]: serverInfo } }
 }

@@ -53,7 +53,7 @@ describe("MCP transport and envelope", () => {
     expect(response.status).toBe(200)
     expect(response.headers.get("deprecation")).toBe("true")
     expect(response.headers.get("link")).toBe(`<${server.url}/mcp>; rel="successor-version"`)
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { resultType: "complete" } })
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} })
   })
 
   it("rejects a foreign Origin or Host (DNS rebinding) with 403", async () => {
@@ -229,8 +229,15 @@ describe("MCP eras and header validation", () => {
   })
 
   it("answers unknown legacy methods with -32601 inside a 200", async () => {
-    const response = await rawPost(server, { jsonrpc: "2.0", id: 5, method: "logging/setLevel", params: {} })
+    const response = await rawPost(server, { jsonrpc: "2.0", id: 5, method: "resources/subscribe", params: {} })
     expect(response.status).toBe(200)
     expect((await response.json()).error.code).toBe(-32601)
+  })
+
+  it("accepts a legacy log level (no log messages are ever sent) and keeps empty results empty", async () => {
+    const set = (level: string) =>
+      rawPost(server, { jsonrpc: "2.0", id: 6, method: "logging/setLevel", params: { level } }).then((r) => r.json())
+    expect(await set("warning")).toEqual({ jsonrpc: "2.0", id: 6, result: {} })
+    expect((await set("loud")).error.code).toBe(-32602)
   })
 })

@@ -8,20 +8,26 @@ import { principals } from "../Principals.ts"
 import { type RunningServer, startServer } from "../TestServer.ts"
 import { fixtureTools, GlossaryLive, glossaryResources } from "./FixtureTools.ts"
 
+export interface FixtureAppOptions {
+  readonly pageSize?: number
+  /** Replaces the fixed bearer → principal table. */
+  readonly auth?: Layer.Layer<Auth.Auth>
+}
+
 /** The app with fixture-only tools and resources, fixed bearer principals and a given page size. */
-export const fixtureApp = (options: { readonly pageSize?: number } = {}) => {
+export const fixtureApp = (options: FixtureAppOptions = {}) => {
   const overrides = Layer.mergeAll(
     Catalog.layer({
       tools: fixtureTools,
       resources: [glossaryResources],
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize })
     }).pipe(Layer.provide(GlossaryLive)),
-    Auth.layerFixed(principals)
+    options.auth ?? Auth.layerFixed(principals)
   )
   return forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), `node ${process.version}`)
 }
 
-export const startFixtureServer = (options: { readonly pageSize?: number } = {}): Promise<RunningServer> =>
+export const startFixtureServer = (options: FixtureAppOptions = {}): Promise<RunningServer> =>
   startServer({ app: fixtureApp(options) })
 
 export const modernMeta = {
