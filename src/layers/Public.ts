@@ -8,15 +8,20 @@ import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 
+/** The data services: what REST handlers and MCP tools both call. */
+const DataServices = Layer.mergeAll(
+  DataGeneration.layer,
+  RegulatoryStatus.layer
+)
+
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(
   RateLimiter.layer,
   EcfrReachability.layer,
   RouteCatalogLive,
-  DataGeneration.layer,
-  RegulatoryStatus.layer,
   McpCatalogLive
 ).pipe(
+  Layer.provideMerge(DataServices),
   Layer.provide(FetchHttpClient.layer)
 )
 

@@ -1,12 +1,12 @@
 import * as Catalog from "./Catalog.ts"
 import type * as Resource from "./Resource.ts"
-import type * as Tool from "./Tool.ts"
+import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
 
 /**
  * The production MCP surface: every tool in the order `tools/list` shows it, and every resource
  * family. A tool is listed here only once the service behind its REST twin exists.
  */
-export const productionTools: ReadonlyArray<Tool.Tool<any, any, any, never>> = []
+export const productionTools = [...regulatoryStatusTools] as const
 
 export const productionResources: ReadonlyArray<Resource.Provider<any, never>> = []
 

@@ -4,7 +4,7 @@ import { forRuntime } from "../../../src/layers/Main.ts"
 import { PublicServices } from "../../../src/layers/Public.ts"
 import * as Catalog from "../../../src/mcp/Catalog.ts"
 import * as Auth from "../../../src/services/Auth.ts"
-import { principals } from "../Principals.ts"
+import { bearers, principals } from "../Principals.ts"
 import { type RunningServer, startServer } from "../TestServer.ts"
 import { fixtureTools, GlossaryLive, glossaryResources } from "./FixtureTools.ts"
 
@@ -25,6 +25,21 @@ export const fixtureApp = (options: FixtureAppOptions = {}) => {
     options.auth ?? Auth.layerFixed(principals)
   )
   return forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), `node ${process.version}`)
+}
+
+/** The production app (real catalogue and services) with the fixed bearer principals. */
+export const productionApp = () =>
+  forRuntime(
+    AppRoutes.pipe(Layer.provide(Auth.layerFixed(principals)), Layer.provide(PublicServices)),
+    `node ${process.version}`
+  )
+
+/** `tools/call` on 2026-07-28 with an active API key; answers the JSON-RPC response body. */
+export const callTool = async (server: RunningServer, name: string, args: unknown): Promise<any> => {
+  const response = await modernPost(server, "tools/call", { name, arguments: args }, {
+    authorization: `Bearer ${bearers.apiKey}`
+  })
+  return response.json()
 }
 
 export const startFixtureServer = (options: FixtureAppOptions = {}): Promise<RunningServer> =>
