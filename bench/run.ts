@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from "node:fs"
  * writes each result to `bench/results/<name>.json`, plus `bench/results/summary.json`.
  */
 const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
-  "http-core": () => import("./http-core.ts")
+  "http-core": () => import("./http-core.ts"),
+  mcp: () => import("./mcp.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

@@ -1,6 +1,6 @@
-import { Cause, Context, Effect, Layer, Option, ParseResult, Schema } from "effect"
+import { Cause, Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 import { isActiveCredential, type Principal } from "../domain/Principal.ts"
-import { ErrorCode, RpcError } from "./JsonRpc.ts"
+import { ErrorCode, JsonText, RpcError } from "./JsonRpc.ts"
 import type * as Resource from "./Resource.ts"
 import * as Tool from "./Tool.ts"
 
@@ -69,37 +69,39 @@ const invalidArguments = (error: ParseResult.ParseError) => {
   return toolError(`Invalid arguments: ${issues.join("; ")}`)
 }
 
-const success = (tool: Tool.Any, value: unknown) => {
-  if (tool.output._tag === "Text") {
-    return Effect.succeed({ content: [{ type: "text", text: tool.output.render(value) }] })
+/** How a tool's value becomes its result: text as is, or the encoded value with its JSON text. */
+const resultEncoder = (tool: Tool.Any) => {
+  const output = tool.output
+  if (output._tag === "Text") {
+    return (value: unknown) => Either.right({ content: [{ type: "text", text: output.render(value) }] })
   }
-  return Effect.map(Schema.encode(tool.output.schema)(value), (encoded) => ({
-    content: [{ type: "text", text: JSON.stringify(encoded) }],
-    structuredContent: encoded
-  }))
+  const encode = Schema.encodeEither(output.schema)
+  return (value: unknown) =>
+    Either.map(encode(value), (encoded) => {
+      const json = JSON.stringify(encoded)
+      return { content: [{ type: "text", text: json }], structuredContent: new JsonText(json) }
+    })
 }
 
 const bindTool = (tool: Tool.Any, context: Context.Context<unknown>): BoundTool => {
-  const decode = Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "error" })
+  const decode = Schema.decodeUnknownEither(tool.input, { errors: "all", onExcessProperty: "error" })
+  const encode = resultEncoder(tool)
   return {
     definition: tool,
     listing: Tool.describe(tool),
-    call: (args) =>
-      decode(args ?? {}).pipe(
+    call: (args) => {
+      const input = decode(args ?? {})
+      if (Either.isLeft(input)) return Effect.succeed(invalidArguments(input.left))
+      // the catalogue's context holds every service its tools need (see `make`)
+      return Effect.provide(tool.run(input.right) as Effect.Effect<unknown, unknown, unknown>, context).pipe(
         Effect.matchEffect({
-          onFailure: (error) => Effect.succeed(invalidArguments(error)),
-          onSuccess: (input) =>
-            // the catalogue's context holds every service its tools need (see `make`)
-            Effect.provide(tool.run(input) as Effect.Effect<unknown, unknown, unknown>, context).pipe(
-              Effect.matchEffect({
-                onFailure: (error) => Effect.succeed(toolError(describeFailure(error))),
-                // a result that does not match the tool's own output schema is a defect, not a tool error
-                onSuccess: (value) => Effect.orDie(success(tool, value))
-              })
-            )
+          onFailure: (error) => Effect.succeed(toolError(describeFailure(error))),
+          // a result that does not match the tool's own output schema is a defect, not a tool error
+          onSuccess: (value) => Either.match(encode(value), { onLeft: Effect.die, onRight: Effect.succeed })
         }),
         Effect.catchAllCause((cause) => internal(cause, `tool ${tool.name}`))
       )
+    }
   }
 }
 

@@ -90,3 +90,23 @@ export const error = (id: RequestId | null, failure: RpcError) => ({
     ...(failure.data === undefined ? {} : { data: failure.data })
   }
 })
+
+const placeholder = "\u0000json-text\u0000"
+
+/**
+ * JSON serialized once and spliced verbatim into the response text: a tool result carries its
+ * structured content twice (as `structuredContent` and as JSON text), and serializing it twice
+ * is the largest cost of a call.
+ */
+export class JsonText {
+  constructor(readonly json: string) {}
+  toJSON() {
+    return placeholder
+  }
+}
+
+/** The response text of a body holding at most one `JsonText`. */
+export const serialize = (body: unknown, spliced: JsonText | undefined): string => {
+  const text = JSON.stringify(body)
+  return spliced === undefined ? text : text.replace(JSON.stringify(placeholder), () => spliced.json)
+}

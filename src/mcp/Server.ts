@@ -8,10 +8,10 @@ import { classify, type Era, MetaKey } from "./Protocol.ts"
 
 type Headers = Readonly<Record<string, string | undefined>>
 
-/** What the HTTP layer sends back for one POST: a status, a JSON body (none for 202) and extra headers. */
+/** What the HTTP layer sends back for one POST: a status, the JSON text (none for 202) and extra headers. */
 export interface Reply {
   readonly status: number
-  readonly body?: unknown
+  readonly body?: string
   readonly headers?: Readonly<Record<string, string>>
 }
 
@@ -21,9 +21,9 @@ export interface ServerOptions {
   readonly resourceMetadataUrl: string
 }
 
-const failure = (id: JsonRpc.RequestId | null, error: RpcError, status = error.status): Reply => ({
+export const failure = (id: JsonRpc.RequestId | null, error: RpcError, status = error.status): Reply => ({
   status,
-  body: JsonRpc.error(id, error),
+  body: JSON.stringify(JsonRpc.error(id, error)),
   ...(error.headers === undefined ? {} : { headers: error.headers })
 })
 
@@ -84,7 +84,10 @@ export const handle = (
     return method.run({ params: request.params, era, principal, catalog: options.catalog }).pipe(
       Effect.match({
         onFailure: (error): Reply => failure(request.id, error, legacy && error.status === 400 ? 200 : error.status),
-        onSuccess: (value): Reply => ({ status: 200, body: JsonRpc.result(request.id, complete(era, value)) })
+        onSuccess: (value): Reply => {
+          const spliced = value.structuredContent instanceof JsonRpc.JsonText ? value.structuredContent : undefined
+          return { status: 200, body: JsonRpc.serialize(JsonRpc.result(request.id, complete(era, value)), spliced) }
+        }
       })
     )
   })

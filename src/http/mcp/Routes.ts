@@ -1,7 +1,6 @@
 import { HttpIncomingMessage, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { McpCatalog } from "../../mcp/Catalog.ts"
-import * as JsonRpc from "../../mcp/JsonRpc.ts"
 import { ErrorCode, RpcError } from "../../mcp/JsonRpc.ts"
 import * as Server from "../../mcp/Server.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
@@ -46,13 +45,12 @@ const rejectsOrigin = (headers: Readonly<Record<string, string | undefined>>, al
   return false
 }
 
-const json = (reply: Server.Reply, extraHeaders: Record<string, string>) =>
-  reply.body === undefined
-    ? HttpServerResponse.empty({ status: reply.status, headers: { ...extraHeaders, ...reply.headers } })
-    : HttpServerResponse.unsafeJson(reply.body, {
-      status: reply.status,
-      headers: { ...extraHeaders, ...reply.headers }
-    })
+const json = (reply: Server.Reply, extraHeaders: Record<string, string>) => {
+  const headers = { ...extraHeaders, ...reply.headers }
+  return reply.body === undefined
+    ? HttpServerResponse.empty({ status: reply.status, headers })
+    : HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json", headers })
+}
 
 /** The unread rest of the body stays on the socket, so the connection is closed after the answer. */
 const tooLarge = new RpcError(ErrorCode.InvalidRequest, `Request body exceeds ${MaxBodyBytes} bytes`, 413, undefined, {
@@ -65,12 +63,6 @@ const unreadable = (cause: unknown) =>
     ? tooLarge
     : new RpcError(ErrorCode.InvalidRequest, "Request body could not be read", 400)
 
-const errorReply = (error: RpcError): Server.Reply => ({
-  status: error.status,
-  body: JsonRpc.error(null, error),
-  ...(error.headers === undefined ? {} : { headers: error.headers })
-})
-
 /** `POST /mcp` and its deprecated alias `POST /mcp/pro`. */
 export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
@@ -81,26 +73,28 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const allowedHosts = new Set([...loopbackHosts, ...Option.toArray(Option.fromNullable(hostnameOf(base)))])
   const deprecation = { deprecation: "true", link: `<${base}${McpPath}>; rel="successor-version"` }
 
+  const forbidden = new RpcError(ErrorCode.InvalidRequest, "Forbidden: Origin or Host is not allowed", 403)
+  const maxBodySize = Option.some(MaxBodyBytes)
+
+  // plain combinators, not a generator: this runs on every MCP request
   const handle = (extraHeaders: Record<string, string>) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const headers = request.headers
       if (rejectsOrigin(headers, allowedHosts)) {
-        const forbidden = new RpcError(ErrorCode.InvalidRequest, "Forbidden: Origin or Host is not allowed", 403)
-        return json(errorReply(forbidden), extraHeaders)
+        return Effect.succeed(json(Server.failure(null, forbidden), extraHeaders))
       }
-      if (Number(headers["content-length"] ?? 0) > MaxBodyBytes) return json(errorReply(tooLarge), extraHeaders)
-      const body = yield* request.text.pipe(
-        HttpIncomingMessage.withMaxBodySize(Option.some(MaxBodyBytes)),
-        Effect.either
+      if (Number(headers["content-length"] ?? 0) > MaxBodyBytes) {
+        return Effect.succeed(json(Server.failure(null, tooLarge), extraHeaders))
+      }
+      return request.text.pipe(
+        HttpIncomingMessage.withMaxBodySize(maxBodySize),
+        Effect.matchEffect({
+          onFailure: (error) => Effect.succeed(Server.failure(null, unreadable(error.cause))),
+          onSuccess: (body) =>
+            Server.handle(options, { body, headers, principal: auth.authenticate(headers["authorization"]) })
+        }),
+        Effect.map((reply) => json(reply, extraHeaders))
       )
-      if (body._tag === "Left") return json(errorReply(unreadable(body.left.cause)), extraHeaders)
-      const reply = yield* Server.handle(options, {
-        body: body.right,
-        headers,
-        principal: auth.authenticate(headers["authorization"])
-      })
-      return json(reply, extraHeaders)
     })
 
   return HttpLayerRouter.addAll([
