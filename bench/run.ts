@@ -6,7 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs"
  */
 const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   "http-core": () => import("./http-core.ts"),
-  mcp: () => import("./mcp.ts")
+  mcp: () => import("./mcp.ts"),
+  skills: () => import("./skills.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

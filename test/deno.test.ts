@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { fileURLToPath } from "node:url"
 import { freePort } from "./support/ports.ts"
 
-const deno = "node_modules/deno/deno"
+const deno = fileURLToPath(new URL("../node_modules/deno/deno", import.meta.url))
+const entry = fileURLToPath(new URL("../src/deno.ts", import.meta.url))
 
 describe.skipIf(!existsSync(deno))("Deno entry (src/deno.ts)", () => {
   let url = ""
@@ -18,8 +21,9 @@ describe.skipIf(!existsSync(deno))("Deno entry (src/deno.ts)", () => {
       "--allow-read",
       "--allow-write",
       "--allow-sys",
-      "src/deno.ts"
+      entry
     ], {
+      cwd: tmpdir(),
       env: {
         ...process.env,
         PORT: String(port),
@@ -58,6 +62,10 @@ describe.skipIf(!existsSync(deno))("Deno entry (src/deno.ts)", () => {
     expect(body.version).toBe("2.3.0")
     expect(body.supportedParts).toHaveLength(12)
     expect(index.headers.get("etag")).toMatch(/^W\//)
+    const skill = await fetch(`${url}/skills/svc-classify`)
+    expect(skill.status).toBe(200) // the bundled skills/ folder is found from the code, not the working directory
+    expect(skill.headers.get("content-type")).toBe("text/markdown; charset=utf-8")
+    expect(await skill.text()).toMatch(/^---\nname: svc-classify\n/)
     const missing = await fetch(`${url}/nope`)
     expect(missing.status).toBe(404)
     expect(missing.headers.get("content-type")).toBe("application/problem+json")

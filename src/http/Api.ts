@@ -4,6 +4,7 @@ import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { McpGroup } from "./mcp/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { ServiceGroup } from "./service/Api.ts"
+import { SkillsGroup } from "./skills/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
 
 const annotations = () =>
@@ -23,6 +24,7 @@ export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
   .add(McpGroup)
+  .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())
@@ -33,6 +35,7 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
   .add(McpGroup)
+  .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

@@ -9,6 +9,7 @@ import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
+import { SkillsHttpLive } from "./skills/Http.ts"
 import { RegulatoryStatusHttpLive } from "./status/Http.ts"
 
 const docsRoute = RouteCatalog.rawRoute({
@@ -30,7 +31,7 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, McpHttpLive])
+  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, SkillsHttpLive, McpHttpLive])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

@@ -7,12 +7,13 @@ import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
+import { SkillsFromConfig } from "./Skills.ts"
 
-/** The data services: what REST handlers and MCP tools both call. */
+/** The data services: what REST handlers and MCP tools both call. One DataGeneration counts all of them. */
 const DataServices = Layer.mergeAll(
-  DataGeneration.layer,
-  RegulatoryStatus.layer
-)
+  RegulatoryStatus.layer,
+  SkillsFromConfig
+).pipe(Layer.provideMerge(DataGeneration.layer))
 
 /** Services every deployment shares; they need only the configuration. */
 export const SharedServices = Layer.mergeAll(

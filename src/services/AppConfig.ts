@@ -1,5 +1,6 @@
-import type { ConfigError, Option, Redacted } from "effect"
-import { Config, ConfigProvider, Context, Effect, Layer } from "effect"
+import type { Option, Redacted } from "effect"
+import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer } from "effect"
+import { parseSkillsSource, type SkillsSource } from "./skills/Source.ts"
 
 export type Deployment = "public" | "enclave"
 
@@ -19,7 +20,10 @@ export interface AppConfigShape {
   readonly govinfoBaseUrl: string
   readonly regulationsBaseUrl: string
   readonly dataGovApiKey: Option.Option<Redacted.Redacted>
-  readonly skillsSource: string
+  readonly skillsSource: SkillsSource
+  readonly githubApiBaseUrl: string
+  readonly githubRawBaseUrl: string
+  readonly skillsGithubToken: Option.Option<Redacted.Redacted>
   readonly logLevel: string
   readonly rateLimitPerMinute: number
   readonly trustProxy: boolean
@@ -63,7 +67,18 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     govinfoBaseUrl: yield* url("GOVINFO_BASE_URL", "https://api.govinfo.gov"),
     regulationsBaseUrl: yield* url("REGULATIONS_BASE_URL", "https://api.regulations.gov"),
     dataGovApiKey: yield* Config.option(Config.redacted("DATA_GOV_API_KEY")),
-    skillsSource: yield* Config.string("SKILLS_SOURCE").pipe(Config.withDefault("bundled")),
+    skillsSource: yield* Config.string("SKILLS_SOURCE").pipe(
+      Config.withDefault("bundled"),
+      Config.mapOrFail((value) => {
+        const source = parseSkillsSource(value)
+        return source === undefined
+          ? Either.left(ConfigError.InvalidData(["SKILLS_SOURCE"], "use `bundled` or `github:owner/repo@ref`"))
+          : Either.right(source)
+      })
+    ),
+    githubApiBaseUrl: yield* url("GITHUB_API_BASE_URL", "https://api.github.com"),
+    githubRawBaseUrl: yield* url("GITHUB_RAW_BASE_URL", "https://raw.githubusercontent.com"),
+    skillsGithubToken: yield* Config.option(Config.redacted("SKILLS_GITHUB_TOKEN")),
     logLevel: yield* Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
     rateLimitPerMinute: yield* Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
       Config.withDefault(120),

@@ -1,0 +1,55 @@
+/**
+ * The MCP tool names skills may mention: the single source the skill content checks read. Until
+ * the MCP tool catalogue exists, these are the names SPEC.md publishes (free tools, the enterprise
+ * pairs per document slug, and the other enterprise tools it names). Once the catalogue is merged,
+ * this returns the catalogue's names instead, every tool whatever the caller's disclosure.
+ */
+export const mcpToolNames = (): ReadonlySet<string> => new Set([...freeTools, ...enterpriseTools])
+
+const freeTools = [
+  "list_skills",
+  "get_skill",
+  "get_skill_bundle",
+  "get_ecfr_part",
+  "get_ecfr_sections",
+  "search_ecfr_part",
+  "search_ecfr_title",
+  "get_ecfr_text",
+  "get_eccn",
+  "get_country_chart_row",
+  "get_regulatory_status",
+  "search_csl",
+  "get_rule_changes",
+  "get_enforcement_actions",
+  "search_enforcement_documents",
+  "get_enforcement_document",
+  "search_federal_register",
+  "get_federal_register_document",
+  "search_sec_edgar",
+  "search_ecfr",
+  "search_govinfo",
+  "search_regulations"
+]
+
+const documentSlugs = [
+  "classification",
+  "license-determination",
+  "restricted-party-screening",
+  "transaction-compliance-file",
+  "emcp-manual",
+  "tcp",
+  "encryption-report"
+]
+
+const enterpriseTools = [
+  ...documentSlugs.flatMap((slug) => {
+    const name = slug.replaceAll("-", "_")
+    return [`create_${name}_pdf`, `get_${name}_pdf_contract`]
+  }),
+  "check_party_enforcement",
+  "list_compliance_transactions",
+  "record_screening",
+  "search_court_records",
+  "find_court_case",
+  "get_court_case_documents"
+]
