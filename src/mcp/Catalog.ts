@@ -152,7 +152,7 @@ export const make = <T extends Tool.Any, P extends Resource.Any>(
       allTools: bound,
       resources,
       templates: providers.flatMap((provider) => provider.templates),
-      resourcesTtlMs: Math.min(3_600_000, ...providers.map((provider) => provider.ttlMs)),
+      resourcesTtlMs: providers.length === 0 ? 3_600_000 : Math.min(...providers.map((provider) => provider.ttlMs)),
       read,
       pageSize: options.pageSize ?? 50
     }

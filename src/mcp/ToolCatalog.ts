@@ -1,14 +1,15 @@
 import * as Catalog from "./Catalog.ts"
-import type * as Resource from "./Resource.ts"
+import { skillResources } from "./resources/Skills.ts"
 import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
+import { skillsTools } from "./tools/Skills.ts"
 
 /**
  * The production MCP surface: every tool in the order `tools/list` shows it, and every resource
  * family. A tool is listed here only once the service behind its REST twin exists.
  */
-export const productionTools = [...regulatoryStatusTools] as const
+export const productionTools = [...skillsTools, ...regulatoryStatusTools] as const
 
-export const productionResources: ReadonlyArray<Resource.Provider<any, never>> = []
+export const productionResources = [skillResources] as const
 
 /** Every tool name the service offers, free and enterprise. */
 export const toolNames: ReadonlyArray<string> = productionTools.map((tool) => tool.name)
