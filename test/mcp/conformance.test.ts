@@ -5,11 +5,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Auth } from "../../src/services/Auth.ts"
-import { fixtureApp } from "../support/mcp/McpTestApp.ts"
+import { productionApp } from "../support/mcp/McpTestApp.ts"
 import { type RunningServer, startServer } from "../support/TestServer.ts"
 
 /**
- * The official MCP conformance suite against the real server, once per revision. The suite needs
+ * The official MCP conformance suite against the real server (production catalogue), once per revision. The suite needs
  * Node 22; `conformance/` installs it from the `node` npm package next to the suite, apart from the
  * project's node_modules, so everything else keeps running on the machine's Node. Expected
  * failures (checks that need the suite's own fixture tools) are listed with reasons in
@@ -49,7 +49,7 @@ describe("MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.1
   let output: string
   beforeAll(async () => {
     installRuntime()
-    server = await startServer({ app: fixtureApp({ auth: everyoneAuthenticated }) })
+    server = await startServer({ app: productionApp(everyoneAuthenticated) })
     output = mkdtempSync(join(tmpdir(), "mcp-conformance-"))
   }, 360_000)
   afterAll(async () => {

@@ -27,12 +27,9 @@ export const fixtureApp = (options: FixtureAppOptions = {}) => {
   return forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), `node ${process.version}`)
 }
 
-/** The production app (real catalogue and services) with the fixed bearer principals. */
-export const productionApp = () =>
-  forRuntime(
-    AppRoutes.pipe(Layer.provide(Auth.layerFixed(principals)), Layer.provide(PublicServices)),
-    `node ${process.version}`
-  )
+/** The production app (real catalogue and services) with the fixed bearer principals or another Auth. */
+export const productionApp = (auth: Layer.Layer<Auth.Auth> = Auth.layerFixed(principals)) =>
+  forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(PublicServices)), `node ${process.version}`)
 
 /** `tools/call` on 2026-07-28 with an active API key; answers the JSON-RPC response body. */
 export const callTool = async (server: RunningServer, name: string, args: unknown): Promise<any> => {
