@@ -1,8 +1,10 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
+import { EnforcementGroup } from "./enforcement/Api.ts"
 import { McpGroup } from "./mcp/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
+import { ResearchGroup } from "./research/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { SkillsGroup } from "./skills/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
@@ -24,6 +26,8 @@ export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
   .add(McpGroup)
+  .add(EnforcementGroup)
+  .add(ResearchGroup)
   .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
@@ -35,6 +39,8 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
   .add(RegulatoryStatusGroup)
   .add(McpGroup)
+  .add(EnforcementGroup)
+  .add(ResearchGroup)
   .add(SkillsGroup)
   .addError(InvalidRequest)
   .addError(InternalError)

@@ -2,10 +2,12 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
+import { EnforcementHttpLive } from "./enforcement/Http.ts"
 import { McpHttpLive } from "./mcp/Http.ts"
 import { mcpRoutes, McpRoutesLive } from "./mcp/Routes.ts"
 import { AppMiddleware } from "./Middleware.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
+import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
@@ -31,7 +33,14 @@ export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
 export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCatalog.make(routes, EndpointGroups))
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
-  Layer.provide([ServiceHttpLive, RegulatoryStatusHttpLive, SkillsHttpLive, McpHttpLive])
+  Layer.provide([
+    ServiceHttpLive,
+    RegulatoryStatusHttpLive,
+    EnforcementHttpLive,
+    ResearchHttpLive,
+    SkillsHttpLive,
+    McpHttpLive
+  ])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })

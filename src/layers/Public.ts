@@ -5,14 +5,20 @@ import { McpCatalogLive } from "../mcp/ToolCatalog.ts"
 import * as Auth from "../services/Auth.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
+import * as EnforcementFeed from "../services/EnforcementFeed.ts"
+import * as EnforcementLake from "../services/EnforcementLake.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
+import * as Research from "../services/Research.ts"
 import { SkillsFromConfig } from "./Skills.ts"
 
 /** The data services: what REST handlers and MCP tools both call. One DataGeneration counts all of them. */
 const DataServices = Layer.mergeAll(
   RegulatoryStatus.layer,
-  SkillsFromConfig
+  SkillsFromConfig,
+  Research.layer,
+  EnforcementFeed.layer,
+  EnforcementLake.layer
 ).pipe(Layer.provideMerge(DataGeneration.layer))
 
 /** Services every deployment shares; they need only the configuration. */

@@ -19,6 +19,9 @@ export interface AppConfigShape {
   readonly secEdgarBaseUrl: string
   readonly govinfoBaseUrl: string
   readonly regulationsBaseUrl: string
+  readonly dojBaseUrl: string
+  /** EDGAR refuses automated clients without a User-Agent naming a contact; unset → EDGAR search is off. */
+  readonly secEdgarUserAgent: Option.Option<string>
   readonly dataGovApiKey: Option.Option<Redacted.Redacted>
   readonly skillsSource: SkillsSource
   readonly githubApiBaseUrl: string
@@ -66,6 +69,17 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     secEdgarBaseUrl: yield* url("SEC_EDGAR_BASE_URL", "https://efts.sec.gov"),
     govinfoBaseUrl: yield* url("GOVINFO_BASE_URL", "https://api.govinfo.gov"),
     regulationsBaseUrl: yield* url("REGULATIONS_BASE_URL", "https://api.regulations.gov"),
+    dojBaseUrl: yield* url("DOJ_BASE_URL", "https://www.justice.gov"),
+    secEdgarUserAgent: yield* Config.option(
+      Config.string("SEC_EDGAR_USER_AGENT").pipe(
+        Config.map((value) => value.trim()),
+        Config.validate({
+          message:
+            "SEC_EDGAR_USER_AGENT must name the operator and a contact e-mail (e.g. \"Acme Corp ops@acme.example\")",
+          validation: (value) => /\S+@\S+\.\S+/.test(value) && value.length <= 200
+        })
+      )
+    ),
     dataGovApiKey: yield* Config.option(Config.redacted("DATA_GOV_API_KEY")),
     skillsSource: yield* Config.string("SKILLS_SOURCE").pipe(
       Config.withDefault("bundled"),

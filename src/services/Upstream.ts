@@ -43,6 +43,16 @@ export interface UpstreamClient {
     options?: RequestOptions
   ) => Effect.Effect<A, UpstreamError>
   readonly getText: (path: string, options?: RequestOptions) => Effect.Effect<string, UpstreamError>
+  /**
+   * A JSON POST for read-only query APIs (govinfo search). It is retried only when the caller
+   * passes `retries`, asserting that repeating the request is harmless.
+   */
+  readonly postJson: <A, I>(
+    path: string,
+    body: unknown,
+    schema: Schema.Schema<A, I>,
+    options?: RequestOptions
+  ) => Effect.Effect<A, UpstreamError>
 }
 
 export interface UpstreamPolicy {
@@ -56,6 +66,21 @@ export interface UpstreamPolicy {
 }
 
 const decoder = new TextDecoder()
+
+/** Decodes a response body as JSON of the given shape; anything else is a `decode` failure. */
+export const jsonBody =
+  <A, I>(upstream: string, path: string, schema: Schema.Schema<A, I>) =>
+  (response: UpstreamResponse): Effect.Effect<A, UpstreamError> => {
+    const fail = (detail: string) => new UpstreamError({ upstream, reason: "decode", detail })
+    return Effect.try({
+      try: () => JSON.parse(response.text()) as unknown,
+      catch: () => fail(`${path} did not answer JSON`)
+    }).pipe(
+      Effect.flatMap((json) =>
+        Schema.decodeUnknown(schema)(json).pipe(Effect.mapError(() => fail(`${path} answered an unexpected shape`)))
+      )
+    )
+  }
 
 const transient = (error: UpstreamError) =>
   error.reason === "timeout" || error.reason === "unreachable" ||
@@ -73,12 +98,14 @@ export const make = (policy: UpstreamPolicy): Effect.Effect<UpstreamClient, neve
     const fail = (reason: UpstreamFailureReason, detail: string, status?: number) =>
       new UpstreamError({ upstream: policy.name, reason, status, detail })
 
-    const attempt = (path: string, options: RequestOptions) => {
-      let request = HttpClientRequest.get(`${policy.baseUrl}${path}`).pipe(
+    const attempt = (path: string, options: RequestOptions, body: { readonly json: unknown } | undefined) => {
+      const url = `${policy.baseUrl}${path}`
+      let request = (body === undefined ? HttpClientRequest.get(url) : HttpClientRequest.post(url)).pipe(
         HttpClientRequest.setHeaders({ "user-agent": policy.userAgent ?? "export-compliance-data-service/2.3.0" })
       )
       if (options.params) request = HttpClientRequest.setUrlParams(request, options.params as any)
       if (options.headers) request = HttpClientRequest.setHeaders(request, options.headers)
+      if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body.json)
       return client.execute(request).pipe(
         Effect.flatMap((response) =>
           Effect.map(response.arrayBuffer, (buffer): UpstreamResponse => {
@@ -99,13 +126,13 @@ export const make = (policy: UpstreamPolicy): Effect.Effect<UpstreamClient, neve
       )
     }
 
-    const guarded = (path: string, options: RequestOptions) =>
+    const guarded = (path: string, options: RequestOptions, body?: { readonly json: unknown }) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const current = yield* Ref.get(state)
         if (current.openUntil > now) return yield* fail("circuit-open", "upstream marked unavailable; retry later")
-        const retries = options.retries ?? policy.retries ?? 2
-        return yield* attempt(path, options).pipe(
+        const retries = options.retries ?? (body === undefined ? policy.retries ?? 2 : 0)
+        return yield* attempt(path, options, body).pipe(
           Effect.retry({
             schedule: Schedule.exponential("200 millis").pipe(Schedule.jittered),
             times: retries,
@@ -125,24 +152,18 @@ export const make = (policy: UpstreamPolicy): Effect.Effect<UpstreamClient, neve
       })
 
     const get = (path: string, options: RequestOptions = {}) => guarded(path, options)
+    const decoded = <A, I>(path: string, schema: Schema.Schema<A, I>) => jsonBody(policy.name, path, schema)
+    const acceptJson = (options?: RequestOptions): RequestOptions => ({
+      ...options,
+      headers: { accept: "application/json", ...options?.headers }
+    })
     return {
       name: policy.name,
       baseUrl: policy.baseUrl,
       get,
       getText: (path, options) => Effect.map(get(path, options), (response) => response.text()),
-      getJson: (path, schema, options) =>
-        get(path, { ...options, headers: { accept: "application/json", ...options?.headers } }).pipe(
-          Effect.flatMap((response) =>
-            Effect.try({
-              try: () => JSON.parse(response.text()) as unknown,
-              catch: () => fail("decode", `${path} did not answer JSON`)
-            })
-          ),
-          Effect.flatMap((json) =>
-            Schema.decodeUnknown(schema)(json).pipe(
-              Effect.mapError(() => fail("decode", `${path} answered an unexpected shape`))
-            )
-          )
-        )
+      getJson: (path, schema, options) => Effect.flatMap(get(path, acceptJson(options)), decoded(path, schema)),
+      postJson: (path, body, schema, options) =>
+        Effect.flatMap(guarded(path, acceptJson(options), { json: body }), decoded(path, schema))
     }
   })

@@ -58,9 +58,13 @@ export const make = (generation: DataGenerationShape, options: ResponseCacheOpti
       return undefined
     },
 
-    /** Keeps a validated 200 built from data of `builtAt` (the generation read before handling). */
+    /**
+     * Keeps a validated 200 built from data of `builtAt` (the generation read before handling). A
+     * response that declares itself `no-store` (a degraded fail-soft answer) is not kept.
+     */
     store: (key: string, response: HttpServerResponse.HttpServerResponse, builtAt: number) => {
       if (response.status !== 200 || response.body._tag !== "Uint8Array") return
+      if (response.headers["cache-control"] === "no-store") return
       const bytes = response.body.body.byteLength
       if (bytes > options.maxEntryBytes) return
       const previous = entries.get(key)
