@@ -1,5 +1,5 @@
-import type { Effect, Schema } from "effect"
-import { JSONSchema, SchemaAST } from "effect"
+import type { Effect } from "effect"
+import { JSONSchema, Option, Schema, SchemaAST } from "effect"
 
 /** MCP tool annotations: hints for clients deciding how to present or confirm a call. */
 export interface ToolAnnotations {
@@ -63,6 +63,62 @@ export const make = <I, II, O, E, R>(
     readonly enterprise?: boolean
   }
 ): Tool<I, O, E, R> => ({ ...tool, enterprise: tool.enterprise ?? false })
+
+const baseOf = (ast: SchemaAST.AST): SchemaAST.AST => SchemaAST.isRefinement(ast) ? baseOf(ast.from) : ast
+
+const isStringLike = (ast: SchemaAST.AST): boolean => {
+  const base = baseOf(ast)
+  return SchemaAST.isStringKeyword(base) || SchemaAST.isTemplateLiteral(base) ||
+    (SchemaAST.isLiteral(base) && typeof base.literal === "string") ||
+    (SchemaAST.isUnion(base) &&
+      base.types.every((member) => isStringLike(member) || SchemaAST.isUndefinedKeyword(member)))
+}
+
+/**
+ * A string refined after a string transformation (`Trim` then lengths) documents its encoded side
+ * only ("a string that will be trimmed"); restate the refinements' own description and limits.
+ */
+const documentRefinements = (ast: SchemaAST.AST): SchemaAST.AST => {
+  const documented: Record<string, unknown> = { type: "string" }
+  for (let node = ast; SchemaAST.isRefinement(node); node = node.from) {
+    for (
+      const [key, value] of Object.entries(SchemaAST.getJSONSchemaAnnotation(node).pipe(Option.getOrElse(() => ({}))))
+    ) {
+      if (!(key in documented)) documented[key] = value
+    }
+  }
+  const description = SchemaAST.getDescriptionAnnotation(ast)
+  if (Option.isSome(description)) documented.description = description.value
+  return SchemaAST.annotations(ast, { [SchemaAST.JSONSchemaAnnotationId]: documented })
+}
+
+/** A field sent as a string in a URL (`NumberFromString` …) becomes its typed form in JSON arguments. */
+const jsonField = (ast: SchemaAST.AST): SchemaAST.AST => {
+  if (SchemaAST.isUnion(ast)) return SchemaAST.Union.make(ast.types.map(jsonField), ast.annotations)
+  if (!isStringLike(SchemaAST.encodedAST(ast))) return ast
+  if (!isStringLike(SchemaAST.typeAST(ast))) return SchemaAST.typeAST(ast)
+  return SchemaAST.isRefinement(ast) && ast !== SchemaAST.typeAST(ast) ? documentRefinements(ast) : ast
+}
+
+/**
+ * The JSON-arguments form of a domain parameter struct written for URLs: same fields, same
+ * decoded type, but numbers and booleans are JSON numbers and booleans instead of strings.
+ */
+export const jsonArguments = <Fields extends Schema.Struct.Fields>(
+  params: Schema.Struct<Fields>
+): Schema.Schema<Schema.Struct.Type<Fields>, unknown> => {
+  const ast = params.ast as SchemaAST.TypeLiteral
+  const fields = ast.propertySignatures.map((field) =>
+    new SchemaAST.PropertySignature(
+      field.name,
+      jsonField(field.type),
+      field.isOptional,
+      field.isReadonly,
+      field.annotations
+    )
+  )
+  return Schema.make(new SchemaAST.TypeLiteral(fields, ast.indexSignatures, ast.annotations))
+}
 
 /** A JSON Schema (2020-12, MCP's default dialect) with the object at the root, shared definitions under `$defs`. */
 export const jsonSchemaOf = (schema: Schema.Schema.Any): Record<string, unknown> => {

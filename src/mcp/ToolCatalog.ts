@@ -1,13 +1,20 @@
 import * as Catalog from "./Catalog.ts"
 import { skillResources } from "./resources/Skills.ts"
+import { enforcementTools } from "./tools/Enforcement.ts"
 import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
+import { researchTools } from "./tools/Research.ts"
 import { skillsTools } from "./tools/Skills.ts"
 
 /**
  * The production MCP surface: every tool in the order `tools/list` shows it, and every resource
  * family. A tool is listed here only once the service behind its REST twin exists.
  */
-export const productionTools = [...skillsTools, ...regulatoryStatusTools] as const
+export const productionTools = [
+  ...skillsTools,
+  ...regulatoryStatusTools,
+  ...enforcementTools,
+  ...researchTools
+] as const
 
 export const productionResources = [skillResources] as const
 
