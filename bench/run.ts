@@ -8,7 +8,8 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   "http-core": () => import("./http-core.ts"),
   mcp: () => import("./mcp.ts"),
   "enforcement-archive": () => import("./enforcement-archive.ts"),
-  skills: () => import("./skills.ts")
+  skills: () => import("./skills.ts"),
+  ecfr: () => import("./ecfr.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { freePort } from "../../test/support/ports.ts"
 
 /** `taskset -c <cpu>` when the machine has it and more than one CPU: server and load generator apart. */
@@ -59,9 +62,17 @@ export const startService = (env: Record<string, string> = {}, entry = "src/node
     ...env
   })
 
-/** A bare node:http server answering every request with the given bytes and headers, pinned to CPU 0. */
-export const startBareServer = (body: Uint8Array, headers: Record<string, string>) =>
-  startChild(pinned(0, [process.execPath, "bench/lib/bare-server.mjs"]), {
-    BARE_BODY: Buffer.from(body).toString("base64"),
+/**
+ * A bare node:http server answering every request with the given bytes and headers, pinned to CPU 0.
+ * The body goes through a temporary file: large bodies do not fit in the environment.
+ */
+export const startBareServer = async (body: Uint8Array, headers: Record<string, string>): Promise<Child> => {
+  const dir = mkdtempSync(join(tmpdir(), "bare-server-"))
+  const file = join(dir, "body")
+  writeFileSync(file, body)
+  const child = await startChild(pinned(0, [process.execPath, "bench/lib/bare-server.mjs"]), {
+    BARE_BODY_FILE: file,
     BARE_HEADERS: JSON.stringify(headers)
   })
+  return { ...child, stop: () => child.stop().finally(() => rmSync(dir, { recursive: true, force: true })) }
+}

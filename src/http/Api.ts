@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
+import { EcfrGroup } from "./ecfr/Api.ts"
 import { EnforcementGroup } from "./enforcement/Api.ts"
 import { McpGroup } from "./mcp/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
@@ -19,7 +20,10 @@ const annotations = () =>
 
 const description = "Citable access to U.S. export-control regulations (EAR 15 CFR 730-774, ITAR 22 CFR 121): " +
   "eCFR mirror, ECCN and Country Chart answers, screening, enforcement, research, skills and MCP. " +
-  "Not legal advice: screening matches are for human adjudication."
+  "Not legal advice: screening matches are for human adjudication. " +
+  "Regulatory data comes from stored eCFR snapshots; when eCFR cannot be reached and an older snapshot answers, " +
+  "the response carries `X-Data-Stale: true; fetched-at=<ISO time>; issue-date=<YYYY-MM-DD>`, and every eCFR " +
+  "response names its eCFR issue in `X-Ecfr-Issue-Date`."
 
 /** The full REST surface served by the app. */
 export class Api extends HttpApi.make("export-compliance-data-service")
@@ -29,6 +33,7 @@ export class Api extends HttpApi.make("export-compliance-data-service")
   .add(EnforcementGroup)
   .add(ResearchGroup)
   .add(SkillsGroup)
+  .add(EcfrGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())
@@ -42,6 +47,7 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(EnforcementGroup)
   .add(ResearchGroup)
   .add(SkillsGroup)
+  .add(EcfrGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

@@ -2,6 +2,7 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
+import { EcfrHttpLive } from "./ecfr/Http.ts"
 import { EnforcementHttpLive } from "./enforcement/Http.ts"
 import { McpHttpLive } from "./mcp/Http.ts"
 import { mcpRoutes, McpRoutesLive } from "./mcp/Routes.ts"
@@ -39,6 +40,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     EnforcementHttpLive,
     ResearchHttpLive,
     SkillsHttpLive,
+    EcfrHttpLive,
     McpHttpLive
   ])
 )

@@ -11,9 +11,14 @@ export const describeDecodeFailuresAsProblems = (document: Record<string, any>):
     for (const operation of Object.values(item)) {
       const bad = (operation as OpenApi.OpenAPISpecOperation | undefined)?.responses?.[400]
       if (bad === undefined) continue
+      // endpoint-specific 400 problems (e.g. UnsupportedPart) stay listed beside InvalidRequest
+      const declared = [...refsIn(bad.content, new Set())].filter((name) =>
+        name !== "HttpApiDecodeError" && name !== "InvalidRequest"
+      )
+      const refs = ["InvalidRequest", ...declared].map((name) => ({ $ref: `#/components/schemas/${name}` }))
       ;(operation as any).responses[400] = {
         description: "Invalid request: `invalidParams` names each rejected parameter",
-        content: { "application/problem+json": { schema: { $ref: "#/components/schemas/InvalidRequest" } } }
+        content: { "application/problem+json": { schema: refs.length === 1 ? refs[0] : { anyOf: refs } } }
       }
     }
   }

@@ -4,6 +4,7 @@ import { AppRoutes, RouteCatalogLive } from "../http/App.ts"
 import { McpCatalogLive } from "../mcp/ToolCatalog.ts"
 import * as Auth from "../services/Auth.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
+import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import * as EnforcementFeed from "../services/EnforcementFeed.ts"
 import * as EnforcementLake from "../services/EnforcementLake.ts"
@@ -18,7 +19,8 @@ const DataServices = Layer.mergeAll(
   SkillsFromConfig,
   Research.layer,
   EnforcementFeed.layer,
-  EnforcementLake.layer
+  EnforcementLake.layer,
+  Ecfr.layer
 ).pipe(Layer.provideMerge(DataGeneration.layer))
 
 /** Services every deployment shares; they need only the configuration. */

@@ -1,5 +1,6 @@
 import { HttpServerResponse } from "@effect/platform"
 import type { DataGenerationShape } from "../../services/DataGeneration.ts"
+import { acceptsGzip } from "./Encoding.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
 interface Entry {
@@ -22,10 +23,11 @@ export const defaultOptions: ResponseCacheOptions = {
 }
 
 /**
- * A per-process microcache of successful anonymous GET responses, keyed by URL and `Accept`, holding
- * them with their validators and standard headers already applied. Entries die after a short TTL
- * or as soon as any data service reports new content, so a hit is never older than the data behind
- * it; requests with credentials always reach their handler.
+ * A per-process microcache of successful anonymous GET responses, keyed by URL, `Accept` and whether
+ * the client takes gzip (some routes send precompressed bodies), holding them with their validators
+ * and standard headers already applied. Entries die after a short TTL or as soon as any data service
+ * reports new content, so a hit is never older than the data behind it; requests with credentials
+ * always reach their handler.
  */
 export const make = (generation: DataGenerationShape, options: ResponseCacheOptions = defaultOptions) => {
   const entries = new Map<string, Entry>()
@@ -44,7 +46,8 @@ export const make = (generation: DataGenerationShape, options: ResponseCacheOpti
         route === undefined || route.cachePolicy === "no-store" || info.method !== "GET" ||
         info.request.headers["authorization"] !== undefined
       ) return undefined
-      return `${info.request.url}\n${info.request.headers["accept"] ?? ""}`
+      const headers = info.request.headers
+      return `${info.request.url}\n${headers["accept"] ?? ""}\n${acceptsGzip(headers["accept-encoding"])}`
     },
 
     /** A live entry answers with this request's own headers (request id, rate-limit state) laid over it. */

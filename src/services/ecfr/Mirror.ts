@@ -1,0 +1,240 @@
+import { Clock, Effect } from "effect"
+import type { PartCacheState } from "../../domain/Cfr.ts"
+import { UpstreamUnavailable } from "../../domain/Problem.ts"
+import { type SupportedPartInfo, supportedParts } from "../../domain/Service.ts"
+import type { DataGenerationShape } from "../DataGeneration.ts"
+import type { Served } from "../EcfrSource.ts"
+import type { UpstreamError } from "../Upstream.ts"
+import { decodeFailure, type EcfrArchive } from "./Archive.ts"
+import * as SingleFlight from "./SingleFlight.ts"
+import { buildSnapshot, type Snapshot } from "./Snapshot.ts"
+import type { SnapshotStore, StoredMeta } from "./SnapshotStore.ts"
+
+export interface MirrorOptions {
+  /** How long a snapshot counts as current after the upstream last confirmed it. */
+  readonly freshForMillis: number
+  /** After a failed upstream attempt, how long before the next request may try again. */
+  readonly retryFailedAfterMillis: number
+  /** How long the titles' latest issue dates are reused between checks. */
+  readonly issueDatesTtlMillis: number
+}
+
+export const defaultOptions: MirrorOptions = {
+  freshForMillis: 60 * 60 * 1000,
+  retryFailedAfterMillis: 60 * 1000,
+  issueDatesTtlMillis: 60 * 1000
+}
+
+export type RefreshOutcome = "updated" | "unchanged"
+
+/** The snapshots of the supported parts: filled on first use, revalidated, persisted. */
+export interface Mirror {
+  /**
+   * The part's snapshot. A missing part is fetched (one upstream fetch however many callers wait);
+   * an expired one is served at once and revalidated in the background; when the upstream fails,
+   * the stored snapshot answers marked stale. Fails only when there is nothing to serve.
+   */
+  readonly get: (part: number) => Effect.Effect<Served<Snapshot>, UpstreamUnavailable>
+  /** Checks the upstream now; `force` downloads the part even when its issue date is unchanged. */
+  readonly refresh: (part: number, options: { readonly force: boolean }) => Effect.Effect<RefreshOutcome, UpstreamError>
+  /** The snapshots of a title's parts that are stored, without contacting the upstream. */
+  readonly stored: (title: number) => Effect.Effect<ReadonlyArray<Snapshot>>
+  readonly report: Effect.Effect<ReadonlyArray<PartCacheState>>
+}
+
+interface Slot {
+  readonly info: SupportedPartInfo
+  snapshot: Snapshot | undefined
+  meta: StoredMeta | undefined
+  /** Last upstream confirmation (epoch ms); 0 when never. */
+  verifiedAt: number
+  failure: { readonly at: number; readonly detail: string } | undefined
+}
+
+const iso = (millis: number) => new Date(millis).toISOString()
+
+export const make = (deps: {
+  readonly archive: EcfrArchive
+  readonly store: SnapshotStore
+  readonly generation: DataGenerationShape
+  readonly options?: MirrorOptions
+}) =>
+  Effect.gen(function*() {
+    const { archive, generation, store } = deps
+    const options = deps.options ?? defaultOptions
+    const scope = yield* Effect.scope
+    const flights = SingleFlight.make(scope)
+    const index = yield* store.index
+    const slots = new Map<number, Slot>(supportedParts.map((info) => {
+      const meta = index.get(info.part)
+      const verifiedAt = meta === undefined ? 0 : Date.parse(meta.verifiedAt) || 0
+      return [info.part, { info, snapshot: undefined, meta, verifiedAt, failure: undefined }]
+    }))
+    const slotOf = (part: number) => {
+      const slot = slots.get(part)
+      if (slot === undefined) throw new Error(`part ${part} is not mirrored`)
+      return slot
+    }
+
+    let issueDates: { readonly at: number; readonly dates: ReadonlyMap<number, string> } | undefined
+    const latestIssueDate = (title: number) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        if (issueDates === undefined || now - issueDates.at >= options.issueDatesTtlMillis) {
+          issueDates = { at: now, dates: yield* flights.run("titles", archive.issueDates) }
+        }
+        const date = issueDates.dates.get(title)
+        if (date === undefined) return yield* decodeFailure(archive.name, `no issue date for title ${title}`)
+        return date
+      })
+
+    /** The served headers change when a part turns stale or recovers: cached responses must go. */
+    const setFailure = (slot: Slot, failure: Slot["failure"]) =>
+      Effect.suspend(() => {
+        const changed = (slot.failure === undefined) !== (failure === undefined) && slot.snapshot !== undefined
+        slot.failure = failure
+        return changed ? generation.bump : Effect.void
+      })
+
+    const confirm = (slot: Slot, now: number) =>
+      Effect.gen(function*() {
+        slot.verifiedAt = now
+        yield* setFailure(slot, undefined)
+        if (slot.meta === undefined) return
+        slot.meta = { ...slot.meta, verifiedAt: iso(now) }
+        yield* store.touch(slot.meta).pipe(
+          Effect.catchAll((error) => Effect.logWarning("could not record eCFR check", { error: error.message }))
+        )
+      })
+
+    const download = (slot: Slot, force: boolean) =>
+      Effect.gen(function*() {
+        const { part, title } = slot.info
+        const date = yield* latestIssueDate(title)
+        const now = yield* Clock.currentTimeMillis
+        if (!force && slot.snapshot?.issueDate === date) {
+          yield* confirm(slot, now)
+          return "unchanged" as const
+        }
+        const [structure, xml, versions] = yield* Effect.all([
+          archive.structure(title, date, part),
+          archive.partXml(title, date, part),
+          archive.versions(title, part)
+        ], { concurrency: 3 })
+        const snapshot = yield* buildSnapshot({
+          info: slot.info,
+          issueDate: date,
+          fetchedAt: iso(now),
+          structure,
+          xml,
+          versions
+        }).pipe(Effect.mapError((error) => decodeFailure(archive.name, error.message)))
+        const sameContent = snapshot.contentHash === slot.snapshot?.contentHash
+        if (sameContent && snapshot.issueDate === slot.snapshot?.issueDate) {
+          yield* confirm(slot, now)
+          return "unchanged" as const
+        }
+        slot.meta = yield* store.save(snapshot, iso(now)).pipe(
+          Effect.catchAll((error) =>
+            Effect.as(
+              Effect.logError("could not store eCFR snapshot; serving it from memory", { part, error: error.message }),
+              undefined
+            )
+          )
+        )
+        slot.snapshot = snapshot
+        yield* confirm(slot, now)
+        yield* generation.bump
+        yield* Effect.logInfo("eCFR part mirrored", { part, issueDate: date, sections: snapshot.sections.length })
+        // a new issue of the title that leaves this part as it was still replaces the snapshot: the
+        // issue date it is served under must be the current one
+        return sameContent ? "unchanged" as const : "updated" as const
+      }).pipe(
+        Effect.tapError((error) =>
+          Effect.gen(function*() {
+            yield* setFailure(slot, { at: yield* Clock.currentTimeMillis, detail: error.detail })
+            yield* Effect.logWarning("eCFR refresh failed", { part: slot.info.part, reason: error.reason })
+          })
+        )
+      )
+
+    const refresh = (part: number, refreshOptions: { readonly force: boolean }) =>
+      flights.run(`refresh:${part}`, download(slotOf(part), refreshOptions.force))
+
+    const loadStored = (slot: Slot) =>
+      flights.run(
+        `load:${slot.info.part}`,
+        Effect.gen(function*() {
+          if (slot.snapshot !== undefined || slot.meta === undefined) return
+          const snapshot = yield* store.load(slot.info)
+          if (snapshot === undefined) slot.meta = undefined
+          else slot.snapshot = snapshot
+        })
+      )
+
+    const needsCheck = (slot: Slot, now: number) =>
+      now - slot.verifiedAt >= options.freshForMillis &&
+      (slot.failure === undefined || now - slot.failure.at >= options.retryFailedAfterMillis) &&
+      !flights.inFlight(`refresh:${slot.info.part}`)
+
+    const get = (part: number) =>
+      Effect.gen(function*() {
+        const slot = slotOf(part)
+        if (slot.snapshot === undefined) yield* loadStored(slot)
+        if (slot.snapshot === undefined) {
+          yield* refresh(part, { force: false }).pipe(
+            Effect.mapError((error) =>
+              new UpstreamUnavailable({
+                upstream: "ecfr",
+                detail: `eCFR could not be reached and part ${part} is not stored yet (${error.detail}). Retry later.`
+              })
+            )
+          )
+        }
+        const now = yield* Clock.currentTimeMillis
+        if (needsCheck(slot, now)) yield* Effect.forkIn(Effect.ignore(refresh(part, { force: false })), scope)
+        const snapshot = slot.snapshot!
+        return {
+          value: snapshot,
+          issueDate: snapshot.issueDate,
+          fetchedAt: snapshot.fetchedAt,
+          stale: slot.failure !== undefined
+        }
+      })
+
+    const stored = (title: number) =>
+      Effect.gen(function*() {
+        const found: Array<Snapshot> = []
+        for (const slot of slots.values()) {
+          if (slot.info.title !== title) continue
+          if (slot.snapshot === undefined) yield* loadStored(slot)
+          if (slot.snapshot !== undefined) found.push(slot.snapshot)
+        }
+        return found
+      })
+
+    const report = Effect.map(Clock.currentTimeMillis, (now) =>
+      [...slots.values()].map((slot): PartCacheState => {
+        const meta = slot.snapshot ?? slot.meta
+        const state = meta === undefined
+          ? "empty" as const
+          : slot.failure !== undefined
+          ? "stale" as const
+          : now - slot.verifiedAt < options.freshForMillis
+          ? "fresh" as const
+          : "expired" as const
+        return {
+          part: slot.info.part,
+          title: slot.info.title,
+          state,
+          loaded: slot.snapshot !== undefined,
+          refreshing: flights.inFlight(`refresh:${slot.info.part}`),
+          issueDate: meta?.issueDate ?? null,
+          fetchedAt: meta?.fetchedAt ?? null,
+          verifiedAt: slot.verifiedAt > 0 ? iso(slot.verifiedAt) : null,
+          lastFailure: slot.failure === undefined ? null : { at: iso(slot.failure.at), detail: slot.failure.detail }
+        }
+      }))
+
+    return { get, refresh, stored, report } satisfies Mirror
+  })

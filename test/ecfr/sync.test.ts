@@ -1,0 +1,117 @@
+import { FetchHttpClient } from "@effect/platform"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { spawnSync } from "node:child_process"
+import * as AppConfig from "../../src/services/AppConfig.ts"
+import * as DataGeneration from "../../src/services/DataGeneration.ts"
+import * as Ecfr from "../../src/services/ecfr/Live.ts"
+import * as Sync from "../../src/services/ecfr/Sync.ts"
+import { EcfrSource } from "../../src/services/EcfrSource.ts"
+import { ecfrFixtures, ecfrRoutes, tempDataDir } from "../support/EcfrFake.ts"
+import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
+import { startServer } from "../support/TestServer.ts"
+
+describe("npm run sync", () => {
+  let fake: FakeUpstream
+  beforeAll(async () => {
+    fake = await startFakeUpstream([ecfrRoutes()])
+  })
+  afterAll(() => fake.close())
+
+  const runSync = (dataDir: string, options: Sync.SyncOptions) => {
+    const progress: Array<number> = []
+    return Sync.sync(options, (result) => progress.push(result.part)).pipe(
+      Effect.provide(Layer.merge(AppConfig.layerWith({ dataDir, ecfrBaseUrl: fake.url }), FetchHttpClient.layer)),
+      Logger.withMinimumLogLevel(LogLevel.None),
+      Effect.map((results) => ({ results, progress })),
+      Effect.runPromise
+    )
+  }
+
+  const serveOffline = async (dataDir: string) => {
+    const server = await startServer({ config: { ecfrBaseUrl: "http://127.0.0.1:9", dataDir, rateLimitPerMinute: 0 } })
+    try {
+      const response = await server.get("/api/ecfr/740/plain/740.1")
+      const usml = await server.get("/api/ecfr/121")
+      return {
+        status: [response.status, usml.status],
+        stale: response.headers.get("x-data-stale"),
+        text: await response.text()
+      }
+    } finally {
+      await server.close()
+    }
+  }
+
+  it("downloads the parts from eCFR into DATA_DIR, reporting each part", async () => {
+    const dataDir = tempDataDir()
+    const before = fake.requests.length
+    const { progress, results } = await runSync(dataDir, { parts: [740, 121, 774] })
+    expect(progress.sort()).toEqual([121, 740, 774])
+    expect(results.map((r) => [r.part, r.outcome])).toEqual([[121, "updated"], [740, "updated"], [774, "failed"]])
+    expect(results[1]!.detail).toBe("eCFR issue 2026-11-18")
+    expect(results[2]!.detail).toContain("404")
+    const downloads = fake.requests.slice(before).filter((r) => r.url.includes("/full/")).map((r) => r.url)
+    expect(downloads.filter((url) => url.endsWith("?part=740") || url.endsWith("?part=121")).sort()).toEqual([
+      "/api/versioner/v1/full/2026-11-10/title-22.xml?part=121",
+      "/api/versioner/v1/full/2026-11-18/title-15.xml?part=740"
+    ])
+    const offline = await serveOffline(dataDir)
+    expect(offline.status).toEqual([200, 200])
+    expect(offline.stale).toBeNull()
+    expect(offline.text).toContain("§ 740.1 Introduction.")
+  })
+
+  it("imports saved eCFR responses from a directory without network access", async () => {
+    const dataDir = tempDataDir()
+    const before = fake.requests.length
+    const { results } = await runSync(dataDir, { from: ecfrFixtures, parts: [740, 121] })
+    expect(results.map((r) => r.outcome)).toEqual(["updated", "updated"])
+    expect(fake.requests.length).toBe(before)
+    expect((await serveOffline(dataDir)).status).toEqual([200, 200])
+  })
+
+  it("runs as a command: summary on stdout, exit status 1 when a part is missing", () => {
+    const dataDir = tempDataDir()
+    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/sync.ts", "--from", ecfrFixtures], {
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: "utf8",
+      timeout: 60_000
+    })
+    expect(run.status).toBe(1)
+    expect(run.stdout).toContain("part 740: updated (eCFR issue 2026-11-18)")
+    expect(run.stdout).toMatch(/^part 774: failed \(title-15\/\S+ is missing\)$/m)
+    expect(run.stdout).toContain("2 of 12 parts stored")
+    const bad = spawnSync(process.execPath, ["--import", "tsx", "scripts/sync.ts", "--parts", "999"], {
+      encoding: "utf8",
+      timeout: 60_000
+    })
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain("unsupported part(s): 999")
+  })
+
+  it("offers the same saved responses as an in-memory EcfrSource layer for fixtures", async () => {
+    const layer = Ecfr.layerFromDirectory(ecfrFixtures).pipe(
+      Layer.provide(AppConfig.layerWith({ ecfrBaseUrl: "http://127.0.0.1:9" })),
+      Layer.provide(FetchHttpClient.layer),
+      Layer.provide(DataGeneration.layer)
+    )
+    const [xml, usml] = await Effect.gen(function*() {
+      const source = yield* EcfrSource
+      return [yield* source.partXml(740), yield* source.sections(121)] as const
+    }).pipe(Effect.provide(layer), Logger.withMinimumLogLevel(LogLevel.None), Effect.scoped, Effect.runPromise)
+    expect(xml.value).toContain("<DIV5 N=\"740\" TYPE=\"PART\"")
+    expect(xml).toMatchObject({ issueDate: "2026-11-18", stale: false })
+    expect(usml.value.sections.map((s) => s.identifier)).toEqual(["121.0", "121.1", "121.2-121.16"])
+  })
+
+  it("parses its arguments", () => {
+    expect(Sync.parseArgs([])).toMatchObject({
+      from: undefined,
+      parts: [121, 732, 734, 738, 740, 742, 744, 746, 748, 762, 772, 774]
+    })
+    expect(Sync.parseArgs(["--from", "saved", "--parts", "740, 774"])).toEqual({ from: "saved", parts: [740, 774] })
+    expect(Sync.parseArgs(["--from"])).toContain("unknown argument --from")
+    expect(Sync.parseArgs(["--bogus"])).toContain("usage:")
+  })
+})
