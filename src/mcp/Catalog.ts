@@ -72,15 +72,20 @@ const invalidArguments = (error: ParseResult.ParseError) => {
 /** How a tool's value becomes its result: text as is, or the encoded value with its JSON text. */
 const resultEncoder = (tool: Tool.Any) => {
   const output = tool.output
-  if (output._tag === "Text") {
-    return (value: unknown) => Either.right({ content: [{ type: "text", text: output.render(value) }] })
-  }
-  const encode = Schema.encodeEither(output.schema)
-  return (value: unknown) =>
-    Either.map(encode(value), (encoded) => {
-      const json = JSON.stringify(encoded)
-      return { content: [{ type: "text", text: json }], structuredContent: new JsonText(json) }
-    })
+  const encodeValue = output._tag === "Text"
+    ? (value: unknown) => Either.right({ content: [{ type: "text", text: output.render(value) }] })
+    : (() => {
+      const encode = Schema.encodeEither(output.schema)
+      return (value: unknown) =>
+        Either.map(encode(value), (encoded) => {
+          const json = JSON.stringify(encoded)
+          return { content: [{ type: "text", text: json }], structuredContent: new JsonText(json) }
+        })
+    })()
+  return (value: unknown): Either.Either<Record<string, unknown>, ParseResult.ParseError> =>
+    value instanceof Tool.Annotated
+      ? Either.map(encodeValue(value.value), (result) => ({ ...result, _meta: value.meta }))
+      : encodeValue(value)
 }
 
 const bindTool = (tool: Tool.Any, context: Context.Context<unknown>): BoundTool => {

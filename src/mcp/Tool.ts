@@ -23,6 +23,11 @@ export const text = <A>(mimeType: string, render: (value: A) => string): ToolOut
   render
 })
 
+/** A tool's value with metadata for the result's `_meta` (the eCFR issue date, staleness …). */
+export class Annotated<A> {
+  constructor(readonly value: A, readonly meta: Readonly<Record<string, unknown>>) {}
+}
+
 /**
  * One MCP tool, declared once: its name and description for agents, its version, the input schema
  * (a domain `Schema.Struct` of JSON-typed fields), the output, and `run`, which calls the same
@@ -40,7 +45,7 @@ export interface Tool<I, O, E, R> {
   readonly annotations: ToolAnnotations
   readonly input: Schema.Schema<I, any, never>
   readonly output: ToolOutput<O>
-  readonly run: (input: I) => Effect.Effect<O, E, R>
+  readonly run: (input: I) => Effect.Effect<O | Annotated<O>, E, R>
 }
 
 export type Any = Tool<any, any, any, any>

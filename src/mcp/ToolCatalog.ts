@@ -1,5 +1,7 @@
 import * as Catalog from "./Catalog.ts"
+import { ecfrResources } from "./resources/Ecfr.ts"
 import { skillResources } from "./resources/Skills.ts"
+import { ecfrTools } from "./tools/Ecfr.ts"
 import { enforcementTools } from "./tools/Enforcement.ts"
 import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
 import { researchTools } from "./tools/Research.ts"
@@ -11,12 +13,13 @@ import { skillsTools } from "./tools/Skills.ts"
  */
 export const productionTools = [
   ...skillsTools,
+  ...ecfrTools,
   ...regulatoryStatusTools,
   ...enforcementTools,
   ...researchTools
 ] as const
 
-export const productionResources = [skillResources] as const
+export const productionResources = [skillResources, ecfrResources] as const
 
 /** Every tool name the service offers, free and enterprise. */
 export const toolNames: ReadonlyArray<string> = productionTools.map((tool) => tool.name)

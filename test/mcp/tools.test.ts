@@ -43,7 +43,7 @@ describe("production MCP tools", () => {
     let cursor: string | undefined
     do {
       const page = (await (await modernPost(server, "resources/list", cursor ? { cursor } : {})).json()).result
-      expect(page).toMatchObject({ ttlMs: 21_600_000, cacheScope: "public" })
+      expect(page).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public" })
       resources.push(...page.resources)
       cursor = page.nextCursor
     } while (cursor !== undefined)
