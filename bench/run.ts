@@ -9,7 +9,8 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   mcp: () => import("./mcp.ts"),
   "enforcement-archive": () => import("./enforcement-archive.ts"),
   skills: () => import("./skills.ts"),
-  ecfr: () => import("./ecfr.ts")
+  ecfr: () => import("./ecfr.ts"),
+  eccn: () => import("./eccn.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

@@ -1,10 +1,13 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
+import { CountryChartGroup } from "./country/Api.ts"
+import { EccnGroup } from "./eccn/Api.ts"
 import { EcfrGroup } from "./ecfr/Api.ts"
 import { EnforcementGroup } from "./enforcement/Api.ts"
 import { McpGroup } from "./mcp/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
+import { RadarGroup } from "./radar/Api.ts"
 import { ResearchGroup } from "./research/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { SkillsGroup } from "./skills/Api.ts"
@@ -28,12 +31,15 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
 /** The full REST surface served by the app. */
 export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
-  .add(RegulatoryStatusGroup)
-  .add(McpGroup)
-  .add(EnforcementGroup)
-  .add(ResearchGroup)
-  .add(SkillsGroup)
   .add(EcfrGroup)
+  .add(EccnGroup)
+  .add(CountryChartGroup)
+  .add(RegulatoryStatusGroup)
+  .add(RadarGroup)
+  .add(ResearchGroup)
+  .add(EnforcementGroup)
+  .add(SkillsGroup)
+  .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())
@@ -42,12 +48,15 @@ export class Api extends HttpApi.make("export-compliance-data-service")
 /** The free surface: what anonymous callers see in `/openapi.json` and the reference page. */
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
-  .add(RegulatoryStatusGroup)
-  .add(McpGroup)
-  .add(EnforcementGroup)
-  .add(ResearchGroup)
-  .add(SkillsGroup)
   .add(EcfrGroup)
+  .add(EccnGroup)
+  .add(CountryChartGroup)
+  .add(RegulatoryStatusGroup)
+  .add(RadarGroup)
+  .add(ResearchGroup)
+  .add(EnforcementGroup)
+  .add(SkillsGroup)
+  .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

@@ -2,11 +2,14 @@ import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
+import { CountryChartHttpLive } from "./country/Http.ts"
+import { EccnHttpLive } from "./eccn/Http.ts"
 import { EcfrHttpLive } from "./ecfr/Http.ts"
 import { EnforcementHttpLive } from "./enforcement/Http.ts"
 import { McpHttpLive } from "./mcp/Http.ts"
 import { mcpRoutes, McpRoutesLive } from "./mcp/Routes.ts"
 import { AppMiddleware } from "./Middleware.ts"
+import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
@@ -36,11 +39,14 @@ export const RouteCatalogLive = Layer.succeed(RouteCatalog.RouteCatalog, RouteCa
 const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
   Layer.provide([
     ServiceHttpLive,
+    EcfrHttpLive,
+    EccnHttpLive,
+    CountryChartHttpLive,
     RegulatoryStatusHttpLive,
+    RadarHttpLive,
     EnforcementHttpLive,
     ResearchHttpLive,
     SkillsHttpLive,
-    EcfrHttpLive,
     McpHttpLive
   ])
 )

@@ -18,39 +18,59 @@ export class XmlSyntaxError extends Error {}
 const chunkLength = 64 * 1024
 
 /**
- * Parses a whole eCFR XML document into a light element tree with the streaming `sax` parser in
- * strict mode, so truncated or malformed responses are rejected instead of half-read. The text is
- * fed in chunks with pauses between them (`slicer`). eCFR uses numeric character references, but
- * its HTML-like tables may carry HTML named entities: those are accepted too.
+ * A strict streaming `sax` parser building a light element tree, so truncated or malformed
+ * responses are rejected instead of half-read. eCFR uses numeric character references, but its
+ * HTML-like tables may carry HTML named entities: those are accepted too.
+ */
+const treeBuilder = () => {
+  const parser = sax.parser(true, { trim: false, normalize: false, position: true })
+  parser.ENTITIES = htmlEntities
+  // sax records an error and would go on (or reset on close): stop at the first one
+  parser.onerror = (error) => {
+    throw error
+  }
+  const root: XmlElement = { name: "#document", attributes: {}, children: [] }
+  const stack: Array<XmlElement> = [root]
+  parser.onopentag = (tag) => {
+    const element: XmlElement = { name: tag.name, attributes: tag.attributes as Record<string, string>, children: [] }
+    stack[stack.length - 1]!.children.push(element)
+    stack.push(element)
+  }
+  parser.onclosetag = () => {
+    stack.pop()
+  }
+  const onText = (text: string) => {
+    if (stack.length > 1) stack[stack.length - 1]!.children.push(text)
+  }
+  parser.ontext = onText
+  parser.oncdata = onText
+  return {
+    /** Feeds a chunk, or closes the document with `undefined`; throws XmlSyntaxError. */
+    feed: (chunk: string | undefined) => {
+      try {
+        if (chunk === undefined) parser.close()
+        else parser.write(chunk)
+      } catch (error) {
+        throw new XmlSyntaxError(`malformed XML: ${String((error as Error).message).split("\n")[0]}`)
+      }
+    },
+    root: (): XmlElement => {
+      const element = root.children.find((child): child is XmlElement => typeof child !== "string")
+      if (element === undefined) throw new XmlSyntaxError("malformed XML: no root element")
+      return element
+    }
+  }
+}
+
+/**
+ * Parses a whole eCFR XML document, fed in chunks with pauses between them (`slicer`) so that
+ * parsing a 2 MB part never stalls the requests being served meanwhile.
  */
 export const parseXml = (xml: string): Effect.Effect<XmlElement, XmlSyntaxError> =>
   Effect.suspend(() => {
-    const parser = sax.parser(true, { trim: false, normalize: false, position: true })
-    parser.ENTITIES = htmlEntities
-    // sax records an error and would go on (or reset on close): stop at the first one
-    parser.onerror = (error) => {
-      throw error
-    }
-    const root: XmlElement = { name: "#document", attributes: {}, children: [] }
-    const stack: Array<XmlElement> = [root]
-    parser.onopentag = (tag) => {
-      const element: XmlElement = { name: tag.name, attributes: tag.attributes as Record<string, string>, children: [] }
-      stack[stack.length - 1]!.children.push(element)
-      stack.push(element)
-    }
-    parser.onclosetag = () => {
-      stack.pop()
-    }
-    const onText = (text: string) => {
-      if (stack.length > 1) stack[stack.length - 1]!.children.push(text)
-    }
-    parser.ontext = onText
-    parser.oncdata = onText
+    const builder = treeBuilder()
     const feed = (chunk: string | undefined) =>
-      Effect.try({
-        try: () => chunk === undefined ? parser.close() : parser.write(chunk),
-        catch: (error) => new XmlSyntaxError(`malformed XML: ${String((error as Error).message).split("\n")[0]}`)
-      })
+      Effect.try({ try: () => builder.feed(chunk), catch: (error) => error as XmlSyntaxError })
     return Effect.gen(function*() {
       const tick = slicer()
       for (let offset = 0; offset < xml.length; offset += chunkLength) {
@@ -58,11 +78,17 @@ export const parseXml = (xml: string): Effect.Effect<XmlElement, XmlSyntaxError>
         yield* tick
       }
       yield* feed(undefined)
-      const element = root.children.find((child): child is XmlElement => typeof child !== "string")
-      if (element === undefined) return yield* Effect.fail(new XmlSyntaxError("malformed XML: no root element"))
-      return element
+      return yield* Effect.try({ try: builder.root, catch: (error) => error as XmlSyntaxError })
     })
   })
+
+/** The same parse in one go, for tools and tests that are not serving requests. Throws XmlSyntaxError. */
+export const parseXmlNow = (xml: string): XmlElement => {
+  const builder = treeBuilder()
+  builder.feed(xml)
+  builder.feed(undefined)
+  return builder.root()
+}
 
 export const isElement = (node: XmlNode): node is XmlElement => typeof node !== "string"
 

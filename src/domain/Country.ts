@@ -1,0 +1,128 @@
+import { Schema } from "effect"
+import { CountryChartColumn, EccnParameter } from "./Eccn.ts"
+import { problem } from "./Problem.ts"
+
+/**
+ * Commerce Country Chart rows (Supplement No. 1 to 15 CFR part 738), Country Group memberships
+ * (Supplement No. 1 to part 740) and the part 746 sections that name a destination: the answer of
+ * `GET /api/country-chart`, with an optional ECCN check against the chart columns.
+ */
+
+export const CountryChartParams = Schema.Struct({
+  country: Schema.String.pipe(Schema.minLength(2), Schema.maxLength(100)).annotations({
+    description: "Country name, ISO 3166 alpha-2 or alpha-3 code, or a common name (\"UK\", \"South Korea\", \"Burma\")"
+  }),
+  eccn: Schema.optional(EccnParameter.annotations({
+    description: "Optional ECCN (a paragraph is accepted and reported): which of its reasons for control need a " +
+      "license to this country according to the Country Chart"
+  }))
+})
+
+export const Footnote = Schema.Struct({
+  number: Schema.Int,
+  text: Schema.String
+}).annotations({ identifier: "CountryChartFootnote" })
+export type Footnote = typeof Footnote.Type
+
+export const ChartRow = Schema.Union(
+  Schema.Struct({
+    kind: Schema.Literal("graded"),
+    columns: Schema.Record({ key: CountryChartColumn, value: Schema.Boolean }).annotations({
+      description: "All 16 columns CB1…AT2; true where the chart has an X (a license is required for that reason)"
+    }),
+    marked: Schema.Array(CountryChartColumn),
+    footnotes: Schema.Array(Footnote)
+  }),
+  Schema.Struct({
+    kind: Schema.Literal("embargoed"),
+    pointer: Schema.String.annotations({
+      description: "The row's text in place of marks (a pointer to part 746); the empty grid says nothing"
+    }),
+    footnotes: Schema.Array(Footnote)
+  })
+).annotations({ identifier: "CountryChartRowCells" })
+export type ChartRow = typeof ChartRow.Type
+
+export const CountryGroupMembership = Schema.Struct({
+  group: Schema.String.annotations({ description: "A:1 … A:6, B, D:1 … D:5, E:1, E:2" }),
+  title: Schema.String.annotations({ description: "The column heading of Supplement No. 1 to part 740" })
+}).annotations({ identifier: "CountryGroupMembership" })
+
+export const EmbargoNote = Schema.Struct({
+  section: Schema.String,
+  heading: Schema.String,
+  citation: Schema.String,
+  url: Schema.String
+}).annotations({ identifier: "EmbargoNote" })
+export type EmbargoNote = typeof EmbargoNote.Type
+
+export const ControlCheck = Schema.Struct({
+  reason: Schema.NullOr(Schema.String),
+  appliesTo: Schema.String,
+  countryChart: Schema.String,
+  columns: Schema.Array(Schema.Struct({ column: CountryChartColumn, marked: Schema.Boolean })),
+  result: Schema.Literal("license_required", "no_x_in_column", "stated_in_text", "see_part_746").annotations({
+    description: "license_required: an X in a cited column; no_x_in_column: no X in any cited column; " +
+      "stated_in_text: the row states its destinations in text instead of a column (read it); " +
+      "see_part_746: the destination's chart row points to part 746"
+  })
+}).annotations({ identifier: "CountryChartControlCheck" })
+export type ControlCheck = typeof ControlCheck.Type
+
+export const EccnCheck = Schema.Struct({
+  eccn: Schema.String,
+  paragraph: Schema.NullOr(Schema.String),
+  heading: Schema.String,
+  reasonForControl: Schema.Array(Schema.String),
+  controls: Schema.Array(ControlCheck),
+  licenseRequiredColumns: Schema.Array(CountryChartColumn),
+  footnotesNamingEccn: Schema.Array(Schema.Int).annotations({
+    description: "Footnotes of this country's row that name the ECCN: they may impose a requirement the grid does not"
+  }),
+  summary: Schema.String,
+  caveat: Schema.String
+}).annotations({ identifier: "CountryChartEccnCheck" })
+export type EccnCheck = typeof EccnCheck.Type
+
+export const PartSource = Schema.Struct({
+  citation: Schema.String,
+  issueDate: Schema.String,
+  fetchedAt: Schema.String,
+  stale: Schema.Boolean
+}).annotations({ identifier: "PartSource" })
+
+export const CountryChartAnswer = Schema.Struct({
+  query: Schema.String,
+  country: Schema.Struct({
+    name: Schema.String.annotations({
+      description: "The Country Chart row label (or the ISO name when there is none)"
+    }),
+    alpha2: Schema.NullOr(Schema.String),
+    alpha3: Schema.NullOr(Schema.String),
+    matchedBy: Schema.Literal("name", "alpha2", "alpha3", "territory"),
+    note: Schema.optional(Schema.String)
+  }),
+  chart: Schema.NullOr(ChartRow).annotations({ description: "Null when the chart has no row for the destination" }),
+  countryGroups: Schema.Struct({
+    rowLabel: Schema.NullOr(Schema.String),
+    memberships: Schema.Array(CountryGroupMembership)
+  }),
+  embargoNotes: Schema.Array(EmbargoNote).annotations({
+    description: "Sections of part 746 (embargoes and other special controls) whose heading names the destination"
+  }),
+  eccnCheck: Schema.optional(EccnCheck),
+  sources: Schema.Array(PartSource)
+}).annotations({ identifier: "CountryChartAnswer" })
+export type CountryChartAnswer = typeof CountryChartAnswer.Type
+
+const countryNotFound = problem({
+  slug: "country-not-found",
+  status: 404,
+  title: "Country not found",
+  description: "No Country Chart or Country Group row matches the name or code; `suggestions` lists close names."
+})
+export class CountryNotFound extends Schema.TaggedError<CountryNotFound>()("CountryNotFound", {
+  ...countryNotFound.fields,
+  query: Schema.String,
+  suggestions: Schema.Array(Schema.String)
+}, countryNotFound.annotations) {}

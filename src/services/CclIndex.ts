@@ -1,0 +1,105 @@
+import { Context, Effect, Layer } from "effect"
+import type { CclSource, EccnAnswer, EccnEntry, EccnQuery } from "../domain/Eccn.ts"
+import { ear99Answer, EccnNotFound } from "../domain/Eccn.ts"
+import type { UpstreamUnavailable } from "../domain/Problem.ts"
+import { parseCcl, type ParsedCcl } from "./ccl/CclParser.ts"
+import { nearestEccns } from "./ccl/NearestEccns.ts"
+import { nearestParagraphs, sliceParagraph } from "./ccl/Paragraphs.ts"
+import type { DataGeneration } from "./DataGeneration.ts"
+import * as ParsedParts from "./ecfr/ParsedParts.ts"
+import type { EcfrSource } from "./EcfrSource.ts"
+
+export interface CclEntryWithSource {
+  readonly entry: EccnEntry
+  readonly source: CclSource
+}
+
+/**
+ * The Commerce Control List (Supplement No. 1 to part 774), parsed once per eCFR snapshot and
+ * sliced per request: a whole entry, or its heading and control blocks with one paragraph.
+ */
+export interface CclIndexShape {
+  readonly lookup: (query: EccnQuery) => Effect.Effect<EccnAnswer, EccnNotFound | UpstreamUnavailable>
+  /** One whole entry; fails with the nearest entries when the CCL has none by that number. */
+  readonly entry: (eccn: string) => Effect.Effect<CclEntryWithSource, EccnNotFound | UpstreamUnavailable>
+}
+
+export class CclIndex extends Context.Tag("app/CclIndex")<CclIndex, CclIndexShape>() {}
+
+const sourceOf = (eccn: string, parsed: ParsedParts.Parsed<ParsedCcl>): CclSource => {
+  const origin = parsed.origins[0]!
+  return {
+    citation: `15 CFR part 774, Supplement No. 1 (Commerce Control List), ECCN ${eccn}`,
+    url:
+      `${ParsedParts.publicEcfrSite}/on/${origin.issueDate}/title-15/part-774/appendix-Supplement%20No.%201%20to%20Part%20774`,
+    issueDate: origin.issueDate,
+    fetchedAt: origin.fetchedAt,
+    stale: parsed.stale
+  }
+}
+
+export const make: Effect.Effect<CclIndexShape, never, EcfrSource | DataGeneration> = Effect.gen(function*() {
+  const ccl = yield* ParsedParts.make({
+    name: "Commerce Control List",
+    parts: [774],
+    parse: ([document]) => parseCcl(document!)
+  })
+
+  const notFound = (requested: string, nearest: Array<string>, issueDate: string, detail: string) =>
+    new EccnNotFound({ requested, nearest, issueDate, detail })
+
+  const findEntry = (parsed: ParsedParts.Parsed<ParsedCcl>, eccn: string) => {
+    const entry = parsed.value.entries.get(eccn)
+    if (entry !== undefined) return Effect.succeed(entry)
+    const issueDate = parsed.origins[0]!.issueDate
+    const nearest = nearestEccns([...parsed.value.entries.keys()], eccn)
+    return Effect.fail(notFound(
+      eccn,
+      nearest,
+      issueDate,
+      `The Commerce Control List (eCFR ${issueDate}) has no ECCN ${eccn}.` +
+        (nearest.length > 0 ? ` Nearest entries: ${nearest.join(", ")}.` : "")
+    ))
+  }
+
+  const lookupEntry = (eccn: string, paragraph: string | undefined) =>
+    Effect.gen(function*() {
+      const parsed = yield* ccl.get
+      const entry = yield* findEntry(parsed, eccn)
+      const source = sourceOf(eccn, parsed)
+      if (paragraph === undefined) {
+        return { kind: "entry", requested: eccn, paragraph: null, entry, source } satisfies EccnAnswer
+      }
+      const requested = `${eccn}.${paragraph}`
+      const items = sliceParagraph(entry.listOfItemsControlled.items, paragraph)
+      if (items === undefined) {
+        const nearest = nearestParagraphs(entry.listOfItemsControlled.items, paragraph).map((p) => `${eccn}.${p}`)
+        const issueDate = parsed.origins[0]!.issueDate
+        return yield* notFound(
+          requested,
+          nearest,
+          issueDate,
+          `ECCN ${eccn} (eCFR ${issueDate}) has no paragraph .${paragraph}.` +
+            (nearest.length > 0 ? ` Nearest paragraphs: ${nearest.join(", ")}.` : "")
+        )
+      }
+      return {
+        kind: "entry",
+        requested,
+        paragraph,
+        entry: { ...entry, listOfItemsControlled: { ...entry.listOfItemsControlled, items } },
+        source
+      } satisfies EccnAnswer
+    })
+
+  return {
+    lookup: (query) => query._tag === "Ear99" ? Effect.succeed(ear99Answer) : lookupEntry(query.eccn, query.paragraph),
+    entry: (eccn) =>
+      Effect.flatMap(
+        ccl.get,
+        (parsed) => Effect.map(findEntry(parsed, eccn), (entry) => ({ entry, source: sourceOf(eccn, parsed) }))
+      )
+  }
+})
+
+export const layer: Layer.Layer<CclIndex, never, EcfrSource | DataGeneration> = Layer.effect(CclIndex, make)
