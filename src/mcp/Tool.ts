@@ -138,7 +138,9 @@ export const jsonSchemaOf = (schema: Schema.Schema.Any): Record<string, unknown>
     target: "jsonSchema2020-12",
     topLevelReferenceStrategy: "skip"
   }) as unknown as Record<string, unknown>
-  return Object.keys(definitions).length === 0 ? root : { ...root, $defs: definitions }
+  // a union of objects (an answer that comes in kinds) is still an object, as MCP requires at the root
+  const typed = root.type === undefined && Array.isArray(root.anyOf) ? { type: "object", ...root } : root
+  return Object.keys(definitions).length === 0 ? typed : { ...typed, $defs: definitions }
 }
 
 /** The entry of a tool in `tools/list`. */

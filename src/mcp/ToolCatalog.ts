@@ -1,6 +1,7 @@
 import * as Catalog from "./Catalog.ts"
 import { ecfrResources } from "./resources/Ecfr.ts"
 import { skillResources } from "./resources/Skills.ts"
+import { eccnTools } from "./tools/Eccn.ts"
 import { ecfrTools } from "./tools/Ecfr.ts"
 import { enforcementTools } from "./tools/Enforcement.ts"
 import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
@@ -14,6 +15,7 @@ import { skillsTools } from "./tools/Skills.ts"
 export const productionTools = [
   ...skillsTools,
   ...ecfrTools,
+  ...eccnTools,
   ...regulatoryStatusTools,
   ...enforcementTools,
   ...researchTools
