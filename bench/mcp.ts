@@ -1,18 +1,35 @@
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ecfrRoutes } from "../test/support/EcfrFake.ts"
+import { fixtureParts, writeSavedResponses } from "../test/support/EcfrFixtures.ts"
+import { startFakeUpstream } from "../test/support/FakeUpstream.ts"
+import { generatedCcl } from "./lib/generated-ccl.ts"
 import { compare } from "./lib/load.ts"
 import { startService } from "./lib/processes.ts"
 
 /**
- * MCP `tools/call` against its REST twin on the same server, same data, same credential (so
- * neither is served from the anonymous response cache): the cost of the JSON-RPC envelope,
- * header validation, argument decoding and result encoding over the HttpApi route. The tool is
- * `get_regulatory_status` (twin `GET /api/regulatory-status`): `get_eccn` is not in the catalogue
- * because the CCL service has not landed.
+ * MCP `tools/call get_eccn` against its REST twin `GET /api/eccn/{eccn}?format=json` on one server,
+ * same ECCN, same credential (so neither answer comes from the anonymous response cache): the cost
+ * of the JSON-RPC envelope, header validation, argument decoding and result encoding (the JSON twice:
+ * as structuredContent and as text) over the HttpApi route. The CCL is a generated 2 MB part 774
+ * served by a loopback fake eCFR.
  */
 const bearer = "svc_live_bench"
+const eccn = "5A002.a.1"
 
 export const run = async () => {
+  const ecfr = await startFakeUpstream([
+    ecfrRoutes(writeSavedResponses(new Map([...fixtureParts(), [774, generatedCcl().xml]])))
+  ])
   const service = await startService(
-    { RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warn", BENCH_BEARER: bearer },
+    {
+      RATE_LIMIT_PER_MINUTE: "0",
+      LOG_LEVEL: "warn",
+      BENCH_BEARER: bearer,
+      ECFR_BASE_URL: ecfr.url,
+      DATA_DIR: mkdtempSync(join(tmpdir(), "bench-mcp-"))
+    },
     "bench/lib/mcp-server.ts"
   )
   try {
@@ -22,8 +39,8 @@ export const run = async () => {
       id: 1,
       method: "tools/call",
       params: {
-        name: "get_regulatory_status",
-        arguments: {},
+        name: "get_eccn",
+        arguments: { eccn },
         _meta: {
           "io.modelcontextprotocol/protocolVersion": "2026-07-28",
           "io.modelcontextprotocol/clientCapabilities": {}
@@ -36,20 +53,24 @@ export const run = async () => {
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": "2026-07-28",
       "mcp-method": "tools/call",
-      "mcp-name": "get_regulatory_status"
+      "mcp-name": "get_eccn"
     }
-    const probe = await fetch(`${service.url}/mcp`, { method: "POST", headers: mcpHeaders, body })
-    const answer = await probe.json()
-    if (answer.result?.structuredContent === undefined) throw new Error(`tools/call failed: ${JSON.stringify(answer)}`)
+    const restUrl = `${service.url}/api/eccn/${eccn}?format=json`
+    const rest = await (await fetch(restUrl, { headers: { authorization } })).text()
+    const answer = await (await fetch(`${service.url}/mcp`, { method: "POST", headers: mcpHeaders, body })).json()
+    if (JSON.stringify(answer.result?.structuredContent) !== rest) {
+      throw new Error(`tools/call get_eccn does not answer the REST JSON: ${JSON.stringify(answer).slice(0, 300)}`)
+    }
     const result = await compare(
       { url: `${service.url}/mcp`, options: { method: "POST", headers: mcpHeaders, body } },
-      { url: `${service.url}/api/regulatory-status`, options: { headers: { authorization } } }
+      { url: restUrl, options: { headers: { authorization } } }
     )
     const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000
     return {
-      description: "tools/call get_regulatory_status (2026-07-28, API key) vs GET /api/regulatory-status " +
+      description: `tools/call get_eccn ${eccn} (2026-07-28, API key) vs GET /api/eccn/${eccn}?format=json ` +
         "(same key, no response cache) on one server, 32 connections, alternating rounds",
-      goal: "MCP latency and throughput within 1.5 x REST",
+      goal: "MCP latency within 1.5 x REST",
+      restBytes: rest.length,
       mcp: result.candidate,
       rest: result.baseline,
       throughputRatio: result.throughputRatio,
@@ -58,5 +79,6 @@ export const run = async () => {
     }
   } finally {
     await service.stop()
+    await ecfr.close()
   }
 }

@@ -1,4 +1,5 @@
 import * as Catalog from "./Catalog.ts"
+import { countryChartResources, eccnResources } from "./resources/Eccn.ts"
 import { ecfrResources } from "./resources/Ecfr.ts"
 import { skillResources } from "./resources/Skills.ts"
 import { eccnTools } from "./tools/Eccn.ts"
@@ -21,7 +22,7 @@ export const productionTools = [
   ...researchTools
 ] as const
 
-export const productionResources = [skillResources, ecfrResources] as const
+export const productionResources = [skillResources, ecfrResources, eccnResources, countryChartResources] as const
 
 /** Every tool name the service offers, free and enterprise. */
 export const toolNames: ReadonlyArray<string> = productionTools.map((tool) => tool.name)

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import * as Auth from "../../src/services/Auth.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { callTool, modernPost } from "../support/mcp/McpTestApp.ts"
-import { principals } from "../support/Principals.ts"
+import { bearers, principals } from "../support/Principals.ts"
 import { startRegulatoryDataServer } from "../support/RegulatoryDataServer.ts"
 import type { RunningServer } from "../support/TestServer.ts"
 
@@ -59,6 +59,22 @@ describe("MCP ECCN, Country Chart and rule-change tools", () => {
     expect(withEccn.result.structuredContent).toEqual(await rest("/api/country-chart?country=CN&eccn=3A001"))
     const unknown = await callTool(server, "get_country_chart_row", { country: "Atlantis" })
     expect(unknown.result.isError).toBe(true)
+  })
+
+  it("reads ECCN entries and Country Chart rows as resources", async () => {
+    const read = async (uri: string) =>
+      (await modernPost(server, "resources/read", { uri }, { authorization: `Bearer ${bearers.apiKey}` })).json()
+    expect((await read("svc://eccn/3A001")).result.contents).toEqual([{
+      uri: "svc://eccn/3A001",
+      mimeType: "text/plain",
+      text: await (await server.get("/api/eccn/3A001")).text()
+    }])
+    const row = (await read("svc://country-chart/United%20Kingdom")).result.contents[0]
+    expect(row.mimeType).toBe("application/json")
+    expect(JSON.parse(row.text)).toEqual(await rest("/api/country-chart?country=United%20Kingdom"))
+    for (const missing of ["svc://eccn/3A999", "svc://eccn/%ZZ", "svc://country-chart/Atlantis"]) {
+      expect((await read(missing)).error).toMatchObject({ code: -32602, data: { uri: missing } })
+    }
   })
 
   it("get_rule_changes answers the radar, narrowed by ECCN and limit", async () => {
