@@ -10,7 +10,9 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   "enforcement-archive": () => import("./enforcement-archive.ts"),
   skills: () => import("./skills.ts"),
   ecfr: () => import("./ecfr.ts"),
-  eccn: () => import("./eccn.ts")
+  eccn: () => import("./eccn.ts"),
+  screening: () => import("./screening.ts"),
+  render: () => import("./render.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { AppRoutes } from "../src/http/App.ts"
 import { forRuntime } from "../src/layers/Main.ts"
-import { PublicServices } from "../src/layers/Public.ts"
+import { SharedServices } from "../src/layers/Public.ts"
 import { Auth, layerFixed } from "../src/services/Auth.ts"
 import { makeInMemory, RateLimiter } from "../src/services/RateLimiter.ts"
 import { bearers, principals } from "./support/Principals.ts"
@@ -12,7 +12,7 @@ const appWith = (auth: Layer.Layer<Auth>) =>
   forRuntime(
     AppRoutes.pipe(
       Layer.provide(Layer.merge(auth, Layer.effect(RateLimiter, makeInMemory({ limit: 2, windowSeconds: 60 })))),
-      Layer.provide(PublicServices)
+      Layer.provide(SharedServices)
     ),
     "node test"
   )

@@ -2,12 +2,12 @@ import { afterAll, afterEach, assert, describe, expect, it } from "@effect/vites
 import { Effect, Layer, TestClock } from "effect"
 import { AppRoutes } from "../src/http/App.ts"
 import { forRuntime } from "../src/layers/Main.ts"
-import { PublicServices } from "../src/layers/Public.ts"
+import { SharedServices } from "../src/layers/Public.ts"
 import { makeInMemory, RateLimiter, RateLimiterError } from "../src/services/RateLimiter.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
 
 const withLimiter = (limiter: Layer.Layer<RateLimiter>) =>
-  forRuntime(AppRoutes.pipe(Layer.provide(limiter), Layer.provide(PublicServices)), "node test")
+  forRuntime(AppRoutes.pipe(Layer.provide(limiter), Layer.provide(SharedServices)), "node test")
 
 describe("RateLimiter", () => {
   it.effect("allows `limit` requests per window, then denies until the window resets", () =>

@@ -3,7 +3,7 @@ import { Layer } from "effect"
 import { AppRoutes } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
 import * as NodeServer from "../../src/layers/NodeServer.ts"
-import { PublicServices } from "../../src/layers/Public.ts"
+import { SharedServices } from "../../src/layers/Public.ts"
 import * as AppConfig from "../../src/services/AppConfig.ts"
 import * as Auth from "../../src/services/Auth.ts"
 
@@ -16,7 +16,7 @@ const bearer = process.env.BENCH_BEARER ?? "svc_live_bench"
 const auth = Auth.layerFixed({ [bearer]: { _tag: "ApiKey", keyId: "bench", status: "active", plan: "bench" } })
 
 NodeServer.serve(
-  forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(PublicServices)), `node ${process.version}`)
+  forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(SharedServices)), `node ${process.version}`)
 ).pipe(
   Layer.provide(AppConfig.layer),
   Layer.launch,

@@ -32,9 +32,9 @@ export const anonymous: Principal = { _tag: "Anonymous" }
 export const isAuthenticated = (principal: Principal): boolean => principal._tag !== "Anonymous"
 
 /**
- * A recognized credential in good standing: what discloses the enterprise surface and exempts a
- * caller from the anonymous rate limit. An inactive API key is recognized but not in good standing;
- * a key with a billing issue still is (paid operations then answer with purchase information).
+ * A valid OAuth token, service JWT or API key that is not deactivated: such callers see the
+ * enterprise surface (SPEC Authentication rule 3) and are not held to the anonymous rate limit
+ * (rule 4).
  */
-export const isActiveCredential = (principal: Principal): boolean =>
-  principal._tag !== "Anonymous" && !(principal._tag === "ApiKey" && principal.status === "inactive")
+export const hasUsableCredential = (principal: Principal): boolean =>
+  principal._tag === "ApiKey" ? principal.status !== "inactive" : isAuthenticated(principal)

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { CountryChartGroup } from "./country/Api.ts"
+import { DocumentsGroup } from "./documents/Api.ts"
 import { EccnGroup } from "./eccn/Api.ts"
 import { EcfrGroup } from "./ecfr/Api.ts"
 import { EnforcementGroup } from "./enforcement/Api.ts"
@@ -9,6 +10,7 @@ import { McpGroup } from "./mcp/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { RadarGroup } from "./radar/Api.ts"
 import { ResearchGroup } from "./research/Api.ts"
+import { ScreeningGroup } from "./screening/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { SkillsGroup } from "./skills/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
@@ -39,6 +41,8 @@ export class Api extends HttpApi.make("export-compliance-data-service")
   .add(ResearchGroup)
   .add(EnforcementGroup)
   .add(SkillsGroup)
+  .add(ScreeningGroup)
+  .add(DocumentsGroup)
   .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
@@ -56,6 +60,7 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ResearchGroup)
   .add(EnforcementGroup)
   .add(SkillsGroup)
+  .add(ScreeningGroup)
   .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)

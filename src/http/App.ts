@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
 import { CountryChartHttpLive } from "./country/Http.ts"
+import { DocumentsHttpLive } from "./documents/Http.ts"
 import { EccnHttpLive } from "./eccn/Http.ts"
 import { EcfrHttpLive } from "./ecfr/Http.ts"
 import { EnforcementHttpLive } from "./enforcement/Http.ts"
@@ -13,6 +14,7 @@ import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
+import { ScreeningHttpLive } from "./screening/Http.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
 import { SkillsHttpLive } from "./skills/Http.ts"
@@ -47,6 +49,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     EnforcementHttpLive,
     ResearchHttpLive,
     SkillsHttpLive,
+    ScreeningHttpLive,
+    DocumentsHttpLive,
     McpHttpLive
   ])
 )

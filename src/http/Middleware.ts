@@ -1,7 +1,6 @@
 import type { HttpServerError } from "@effect/platform"
 import { HttpLayerRouter, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { isActiveCredential } from "../domain/Principal.ts"
 import { ServiceVersion } from "../domain/Service.ts"
 import { AccessLog } from "../services/AccessLog.ts"
 import { AppConfig } from "../services/AppConfig.ts"
@@ -28,10 +27,9 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
     const catalog = yield* RouteCatalog
     const limiter = yield* RateLimiter
     const accessLog = yield* AccessLog
-    const auth = yield* Auth
-    const isExempt = (authorization: string) => Effect.map(auth.authenticate(authorization), isActiveCredential)
     const cache = ResponseCache.make(yield* DataGeneration)
     const baseUrl = config.publicBaseUrl
+    const auth = yield* Auth
     return (app): Effect.Effect<
       HttpServerResponse.HttpServerResponse,
       HttpLayerRouter.unhandled,
@@ -66,7 +64,7 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
         })
         const limited = withRateLimit(cachedOrHandled, info, limiter, {
           trustProxy: config.trustProxy,
-          isExempt,
+          auth,
           onLimited: (problem, headers) => {
             Object.assign(info.responseHeaders, headers)
             return withHeaders(finishError(problem, info, baseUrl), info)

@@ -1,5 +1,5 @@
 import { Cause, Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
-import { isActiveCredential, type Principal } from "../domain/Principal.ts"
+import { hasUsableCredential, type Principal } from "../domain/Principal.ts"
 import { ErrorCode, JsonText, RpcError } from "./JsonRpc.ts"
 import type * as Resource from "./Resource.ts"
 import * as Tool from "./Tool.ts"
@@ -153,7 +153,7 @@ export const make = <T extends Tool.Any, P extends Resource.Any>(
         Effect.catchAllDefect((defect) => internal(Cause.die(defect), "resources/read"))
       )
     return {
-      tools: (principal) => isActiveCredential(principal) ? bound : free,
+      tools: (principal) => hasUsableCredential(principal) ? bound : free,
       allTools: bound,
       resources,
       templates: providers.flatMap((provider) => provider.templates),

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { McpDiscoveryDocument } from "../domain/Mcp.ts"
-import { isActiveCredential, type Principal } from "../domain/Principal.ts"
+import { hasUsableCredential, type Principal } from "../domain/Principal.ts"
 import type { DiscoveryRegulatoryStatus } from "../domain/RegulatoryStatus.ts"
 import { ServiceVersion } from "../domain/Service.ts"
 import type { McpCatalogShape } from "./Catalog.ts"
@@ -82,7 +82,7 @@ export const document = (
 ): Effect.Effect<McpDiscoveryDocument, RpcError> =>
   Effect.map(catalog.resources, (resources) => {
     const tools = catalog.tools(principal).map((tool) => tool.definition)
-    const disclosed = isActiveCredential(principal)
+    const disclosed = hasUsableCredential(principal)
     return {
       protocolVersion: ModernVersion,
       supportedProtocolVersions: SupportedVersions,

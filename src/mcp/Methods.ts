@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { isActiveCredential, type Principal } from "../domain/Principal.ts"
+import { hasUsableCredential, type Principal } from "../domain/Principal.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import type { McpCatalogShape } from "./Catalog.ts"
 import { ErrorCode, RpcError } from "./JsonRpc.ts"
@@ -93,7 +93,7 @@ const toolsList: Method = {
   era: "any",
   authenticated: false,
   run: (context) => {
-    const member = isActiveCredential(context.principal)
+    const member = hasUsableCredential(context.principal)
     return Effect.map(
       fromPage("tools", "tools", context.catalog.tools(context.principal), context, (tool) => tool.listing),
       (page) => ({

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { isActiveCredential, type Principal } from "../domain/Principal.ts"
+import { hasUsableCredential, type Principal } from "../domain/Principal.ts"
 import type { McpCatalogShape } from "./Catalog.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 import { ErrorCode, RpcError } from "./JsonRpc.ts"
@@ -77,7 +77,7 @@ export const handle = (
     return Effect.succeed(failure(request.id, notFound, legacy ? 200 : 404))
   }
   return Effect.flatMap(input.principal, (principal) => {
-    if (method.authenticated && !isActiveCredential(principal)) {
+    if (method.authenticated && !hasUsableCredential(principal)) {
       const presented = input.headers["authorization"] !== undefined
       return Effect.succeed(failure(request.id, challenge(options.resourceMetadataUrl, presented)))
     }

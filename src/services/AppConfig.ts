@@ -30,21 +30,31 @@ export interface AppConfigShape {
   readonly logLevel: string
   readonly rateLimitPerMinute: number
   readonly trustProxy: boolean
+  /** A remote rendering backend; unset renders documents in process. */
+  readonly renderBackendUrl: Option.Option<string>
+  /** Shown in 402 answers of the document endpoints: how to obtain a key or credits. */
+  readonly enterprisePlan: {
+    readonly name: string
+    readonly purchaseUrl: string
+    readonly contact: string
+  }
 }
 
 export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppConfigShape>() {}
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
-const url = (name: string, fallback: string) =>
-  Config.string(name).pipe(
-    Config.withDefault(fallback),
+const absoluteUrl = (name: string, config: Config.Config<string>) =>
+  config.pipe(
     Config.map(trimSlash),
     Config.validate({
       message: `${name} must be an absolute http(s) URL`,
       validation: (value) => /^https?:\/\/[^/]/.test(value)
     })
   )
+
+const url = (name: string, fallback: string) =>
+  absoluteUrl(name, Config.string(name).pipe(Config.withDefault(fallback)))
 
 export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
   const port = yield* Config.port("PORT").pipe(Config.withDefault(8787))
@@ -101,7 +111,13 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     trustProxy: yield* Config.string("TRUST_PROXY").pipe(
       Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
       Config.withDefault(false)
-    )
+    ),
+    renderBackendUrl: yield* Config.option(absoluteUrl("RENDER_BACKEND_URL", Config.string("RENDER_BACKEND_URL"))),
+    enterprisePlan: {
+      name: yield* Config.string("ENTERPRISE_PLAN_NAME").pipe(Config.withDefault("Enterprise")),
+      purchaseUrl: yield* url("ENTERPRISE_PURCHASE_URL", `${publicBaseUrl}/docs`),
+      contact: yield* Config.string("ENTERPRISE_CONTACT").pipe(Config.withDefault("sales@example.com"))
+    }
   }
 })
 

@@ -43,6 +43,12 @@ export interface UpstreamClient {
     options?: RequestOptions
   ) => Effect.Effect<A, UpstreamError>
   readonly getText: (path: string, options?: RequestOptions) => Effect.Effect<string, UpstreamError>
+  /** A JSON POST answered with any body (a rendering backend's PDF); retried only when `retries` is passed. */
+  readonly post: (
+    path: string,
+    json: unknown,
+    options?: RequestOptions
+  ) => Effect.Effect<UpstreamResponse, UpstreamError>
   /**
    * A JSON POST for read-only query APIs (govinfo search). It is retried only when the caller
    * passes `retries`, asserting that repeating the request is harmless.
@@ -163,6 +169,7 @@ export const make = (policy: UpstreamPolicy): Effect.Effect<UpstreamClient, neve
       get,
       getText: (path, options) => Effect.map(get(path, options), (response) => response.text()),
       getJson: (path, schema, options) => Effect.flatMap(get(path, acceptJson(options)), decoded(path, schema)),
+      post: (path, json, options = {}) => guarded(path, options, { json }),
       postJson: (path, body, schema, options) =>
         Effect.flatMap(guarded(path, acceptJson(options), { json: body }), decoded(path, schema))
     }

@@ -2,7 +2,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { AppRoutes } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
-import { PublicServices } from "../../src/layers/Public.ts"
+import { SharedServices } from "../../src/layers/Public.ts"
 
 /**
  * The public app with some services replaced by other layers (for example the live service with a
@@ -12,7 +12,7 @@ export const appWith = (replacements: Layer.Layer<any, never, any>): Layer.Layer
   forRuntime(
     AppRoutes.pipe(
       Layer.provide(replacements.pipe(Layer.provide(FetchHttpClient.layer))),
-      Layer.provide(PublicServices)
+      Layer.provide(SharedServices)
     ),
     `node ${process.version}`
   )

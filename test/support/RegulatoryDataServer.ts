@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { AppRoutes } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
-import { publicServicesOver } from "../../src/layers/Public.ts"
+import { sharedServicesOver } from "../../src/layers/Public.ts"
 import type { AppConfigShape } from "../../src/services/AppConfig.ts"
 import type { Auth } from "../../src/services/Auth.ts"
 import { type FixtureEcfr, fixtureEcfr } from "./EcfrFixtures.ts"
@@ -22,7 +22,7 @@ export const startRegulatoryDataServer = async (
   const server = await startServer({
     config: { rateLimitPerMinute: 0, ...options.config },
     app: forRuntime(
-      AppRoutes.pipe(Layer.provide(options.auth ?? Layer.empty), Layer.provide(publicServicesOver(ecfr.layer))),
+      AppRoutes.pipe(Layer.provide(options.auth ?? Layer.empty), Layer.provide(sharedServicesOver(ecfr.layer))),
       `node ${process.version}`
     )
   })

@@ -1,4 +1,7 @@
 import { Effect, Exit, Layer, Scope } from "effect"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { appLayer } from "../../src/layers/Main.ts"
 import * as NodeServer from "../../src/layers/NodeServer.ts"
 import type { AppConfigShape } from "../../src/services/AppConfig.ts"
@@ -11,9 +14,10 @@ export interface RunningServer {
   readonly close: () => Promise<void>
 }
 
-/** Defaults that keep tests off the network and quiet. */
+/** Defaults that keep tests off the network, quiet, and out of the working tree's `.data`. */
 export const testConfig = (overrides: Partial<AppConfigShape> = {}): Partial<AppConfigShape> => ({
   host: "127.0.0.1",
+  dataDir: mkdtempSync(join(tmpdir(), "ecds-test-")),
   logLevel: "none",
   ecfrBaseUrl: "http://127.0.0.1:9",
   federalRegisterBaseUrl: "http://127.0.0.1:9",

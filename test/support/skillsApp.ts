@@ -2,7 +2,7 @@ import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Layer } from "effect"
 import { AppRoutes } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
-import { PublicServices } from "../../src/layers/Public.ts"
+import { SharedServices } from "../../src/layers/Public.ts"
 import type { AppConfig } from "../../src/services/AppConfig.ts"
 import type { DataGeneration } from "../../src/services/DataGeneration.ts"
 import type { SkillsMirror } from "../../src/services/SkillsMirror.ts"
@@ -14,7 +14,7 @@ export const appWithSkills = (
   forRuntime(
     AppRoutes.pipe(
       Layer.provide(skills.pipe(Layer.provide(FetchHttpClient.layer))),
-      Layer.provide(PublicServices)
+      Layer.provide(SharedServices)
     ),
     `node ${process.version}`
   )

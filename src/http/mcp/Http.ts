@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { McpDiscoveryDocument, McpServerCard, ProtectedResourceMetadata } from "../../domain/Mcp.ts"
-import { isActiveCredential } from "../../domain/Principal.ts"
+import { hasUsableCredential } from "../../domain/Principal.ts"
 import { ServiceName } from "../../domain/Service.ts"
 import { McpCatalog } from "../../mcp/Catalog.ts"
 import * as Discovery from "../../mcp/Discovery.ts"
@@ -64,7 +64,7 @@ export const McpHttpLive = HttpApiBuilder.group(Api, "mcp", (handlers) =>
           const document = yield* Discovery.document(catalog, principal, urls, banner).pipe(Effect.orDie)
           const body = yield* encodeDocument(document).pipe(Effect.orDie)
           // the document depends on the credentials: shared caches keep only the anonymous one
-          const cacheControl = isActiveCredential(principal) ? { "cache-control": "private, max-age=300" } : {}
+          const cacheControl = hasUsableCredential(principal) ? { "cache-control": "private, max-age=300" } : {}
           return HttpServerResponse.unsafeJson(body, { headers: { vary: "Authorization", ...cacheControl } })
         }))
       .handle("protectedResource", () => Effect.succeed(protectedResource()))

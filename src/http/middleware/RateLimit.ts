@@ -1,6 +1,8 @@
 import type { HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
+import { hasUsableCredential } from "../../domain/Principal.ts"
 import { RateLimited } from "../../domain/Problem.ts"
+import type { AuthShape } from "../../services/Auth.ts"
 import type { RateLimitDecision, RateLimiterShape } from "../../services/RateLimiter.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
@@ -29,46 +31,43 @@ const headersOf = (decision: RateLimitDecision, windowSeconds: number): Record<s
   "ratelimit-policy": `${decision.limit};w=${windowSeconds}`
 })
 
-export interface RateLimitOptions {
+export interface LimitOptions {
   readonly trustProxy: boolean
-  /** Whether an `Authorization` header value carries a credential in good standing (exempt from the limit). */
-  readonly isExempt: (authorization: string) => Effect.Effect<boolean>
+  /** Resolves a bearer: callers with a usable credential are not anonymous. */
+  readonly auth: AuthShape
   /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
   readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
 }
 
 /**
- * Resolves a presented credential; requests without one never reach the Auth service. A failure to
- * resolve counts the request as anonymous and logs nothing about the credential.
- */
-const exemptFrom = (info: RequestInfo, options: RateLimitOptions): Effect.Effect<boolean> => {
-  const authorization = info.request.headers["authorization"]
-  if (authorization === undefined) return Effect.succeed(false)
-  return options.isExempt(authorization).pipe(
-    Effect.catchAllCause(() => Effect.as(Effect.logWarning("credential check for the rate limit failed"), false))
-  )
-}
-
-/**
- * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`; callers with a credential
- * in good standing are exempt. A limiter failure or an unknown client address lets the request
- * through: the limit fails open.
+ * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`. A limiter failure or an
+ * unknown client address lets the request through: the limit fails open. Callers the Auth service
+ * recognizes are not anonymous and are not counted (SPEC Authentication rule 4).
  */
 export const withRateLimit = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   info: RequestInfo,
   limiter: RateLimiterShape,
-  options: RateLimitOptions
+  options: LimitOptions
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
   if (limiter.limit === 0 || !limitedPath(info.path)) return app
-  return Effect.flatMap(exemptFrom(info, options), (exempt) => exempt ? app : consume(app, info, limiter, options))
+  const authorization = info.request.headers["authorization"]
+  if (authorization !== undefined) {
+    return options.auth.authenticate(authorization).pipe(
+      Effect.map(hasUsableCredential),
+      // a credential that cannot be checked counts as anonymous; nothing about it is logged
+      Effect.catchAllCause(() => Effect.as(Effect.logWarning("credential check for the rate limit failed"), false)),
+      Effect.flatMap((usable) => usable ? app : limitAnonymous(app, info, limiter, options))
+    )
+  }
+  return limitAnonymous(app, info, limiter, options)
 }
 
-const consume = <E, R>(
+const limitAnonymous = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   info: RequestInfo,
   limiter: RateLimiterShape,
-  options: RateLimitOptions
+  options: LimitOptions
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
   Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
     if (key === undefined) return app

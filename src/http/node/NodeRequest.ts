@@ -8,7 +8,7 @@ import {
   UrlParams
 } from "@effect/platform"
 import { NodeMultipart, NodeStream } from "@effect/platform-node"
-import { Effect, Inspectable, Option, type Stream } from "effect"
+import { Effect, Inspectable, Option, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
 
 const decoder = new TextDecoder()
@@ -89,8 +89,16 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
       }))
   }
 
+  /**
+   * The body as it arrives. A reader that stops early (a size limit) must not destroy the socket,
+   * or its answer never reaches the client: the rest of the body is discarded instead.
+   */
   get stream(): Stream.Stream<Uint8Array, HttpServerError.RequestError> {
-    return NodeStream.fromReadable(() => this.source, this.fail("Transport", "the body could not be read"))
+    return NodeStream.fromReadable(() => this.source, this.fail("Transport", "the body could not be read"), {
+      closeOnDone: false
+    }).pipe(Stream.ensuring(Effect.sync(() => {
+      if (!this.source.readableEnded) this.source.resume()
+    })))
   }
 
   get multipart() {

@@ -1,8 +1,10 @@
-import { HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
 import { Clock, Effect } from "effect"
+import { hasUsableCredential } from "../../domain/Principal.ts"
 import { NotFound } from "../../domain/Problem.ts"
 import { ServiceName, ServiceVersion, supportedParts } from "../../domain/Service.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
+import { Auth } from "../../services/Auth.ts"
 import { EcfrReachability } from "../../services/EcfrReachability.ts"
 import { RuntimeInfo } from "../../services/RuntimeInfo.ts"
 import { Api, PublicApi } from "../Api.ts"
@@ -14,10 +16,10 @@ import { DocsPath } from "./Api.ts"
 const encoder = new TextEncoder()
 
 /** A JSON body encoded once, with its validator, for documents that never change while running. */
-const prebuiltJson = (value: unknown) => {
+const prebuiltJson = (value: unknown, headers: Record<string, string> = {}) => {
   const body = encoder.encode(JSON.stringify(value))
   const etag = weakEtag(body)
-  return () => HttpServerResponse.uint8Array(body, { contentType: "application/json", headers: { etag } })
+  return () => HttpServerResponse.uint8Array(body, { contentType: "application/json", headers: { etag, ...headers } })
 }
 
 export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =>
@@ -28,7 +30,13 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
     const ecfr = yield* EcfrReachability
     const base = config.publicBaseUrl
     const withServer = (spec: OpenApi.OpenAPISpec) => ({ ...spec, servers: [{ url: base }] })
-    const publicDocument = prebuiltJson(withServer(OpenApi.fromApi(PublicApi)))
+    const auth = yield* Auth
+    // the document depends on the caller's credentials: shared caches keep them apart
+    const publicDocument = prebuiltJson(withServer(OpenApi.fromApi(PublicApi)), { vary: "authorization" })
+    const fullDocument = prebuiltJson(withServer(OpenApi.fromApi(Api)), {
+      vary: "authorization",
+      "cache-control": "private, max-age=3600"
+    })
     const problemTypes = problemTypesOf(Api)
     const index = prebuiltJson({
       name: ServiceName,
@@ -62,7 +70,11 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
             }
           }
         }))
-      .handle("openapi", () => Effect.succeed(publicDocument()))
+      .handle("openapi", () =>
+        HttpServerRequest.HttpServerRequest.pipe(
+          Effect.flatMap((request) => auth.authenticate(request.headers["authorization"])),
+          Effect.map((principal) => (hasUsableCredential(principal) ? fullDocument() : publicDocument()))
+        ))
       .handle("problemType", ({ path }) => {
         const type = problemTypes.get(path.slug)
         return type === undefined

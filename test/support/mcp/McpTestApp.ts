@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { AppRoutes } from "../../../src/http/App.ts"
 import { forRuntime } from "../../../src/layers/Main.ts"
-import { PublicServices } from "../../../src/layers/Public.ts"
+import { SharedServices } from "../../../src/layers/Public.ts"
 import * as Catalog from "../../../src/mcp/Catalog.ts"
 import * as Auth from "../../../src/services/Auth.ts"
 import { bearers, principals } from "../Principals.ts"
@@ -24,12 +24,12 @@ export const fixtureApp = (options: FixtureAppOptions = {}) => {
     }).pipe(Layer.provide(GlossaryLive)),
     options.auth ?? Auth.layerFixed(principals)
   )
-  return forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), `node ${process.version}`)
+  return forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(SharedServices)), `node ${process.version}`)
 }
 
 /** The production app (real catalogue and services) with the fixed bearer principals or another Auth. */
 export const productionApp = (auth: Layer.Layer<Auth.Auth> = Auth.layerFixed(principals)) =>
-  forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(PublicServices)), `node ${process.version}`)
+  forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(SharedServices)), `node ${process.version}`)
 
 /** `tools/call` on 2026-07-28 with an active API key; answers the JSON-RPC response body. */
 export const callTool = async (server: RunningServer, name: string, args: unknown): Promise<any> => {

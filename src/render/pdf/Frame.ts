@@ -1,0 +1,116 @@
+import { Colors, Page, Type } from "./Theme.ts"
+import type { Writer } from "./Writer.ts"
+
+/** What the running header, footer and cover show on every page. */
+export interface FrameInfo {
+  readonly company: string
+  readonly documentType: string
+  readonly docNumber: string
+  readonly version: string
+  readonly handling: string | undefined
+  readonly draft: boolean
+}
+
+export const DraftNotice = "DRAFT — watermarked preview, not for reliance"
+
+const tocLineHeight = 19
+const tocPerPage = Math.floor((Page.height - Page.top - Page.bottom - 60) / tocLineHeight)
+
+export const tocPagesFor = (entries: number) => Math.max(1, Math.ceil(entries / tocPerPage))
+
+/** The contents pages reserved after the cover, filled once every heading knows its page. */
+export const drawContents = (w: Writer, firstPage: number): void => {
+  const doc = w.doc
+  w.toc.forEach((entry, index) => {
+    const pageOffset = Math.floor(index / tocPerPage)
+    if (index % tocPerPage === 0) {
+      doc.switchToPage(firstPage + pageOffset)
+      w.y = Page.top
+      w.font("sansSemiBold", Type.h1, Colors.navy)
+      doc.text(pageOffset === 0 ? "Contents" : "Contents (continued)", w.left, w.y, { width: w.width })
+      const rule = w.y + 3
+      doc.moveTo(w.left, rule).lineTo(w.left + w.width, rule).lineWidth(1.2).strokeColor(Colors.navy).stroke()
+      w.y = rule + 14
+    }
+    const indent = entry.level === 1 ? 0 : 18
+    const y = w.y
+    const page = String(entry.page + 1)
+    w.font(entry.level === 1 ? "sansSemiBold" : "sans", entry.level === 1 ? 10 : 9.2, Colors.ink)
+    const pageWidth = doc.widthOfString(page)
+    const titleWidth = Math.min(doc.widthOfString(entry.title), w.width - indent - 60)
+    doc.text(entry.title, w.left + indent, y, { width: titleWidth, height: 14, ellipsis: true, lineBreak: false })
+    doc.text(page, w.left + w.width - pageWidth, y, { lineBreak: false })
+    const dotsFrom = w.left + indent + titleWidth + 6
+    const dotsTo = w.left + w.width - pageWidth - 6
+    if (dotsTo > dotsFrom) {
+      doc.moveTo(dotsFrom, y + 9).lineTo(dotsTo, y + 9).dash(0.6, { space: 2.4 }).lineWidth(0.6)
+        .strokeColor(Colors.faint).stroke().undash()
+    }
+    doc.goTo(w.left + indent, y - 2, w.width - indent, 14, entry.destination)
+    w.y = y + tocLineHeight
+  })
+}
+
+/** Running header and footer on every page but the cover, and the draft watermark on every page. */
+export const decoratePages = (w: Writer, frame: FrameInfo, options: { readonly skipFirst: boolean }): void => {
+  const doc = w.doc
+  const range = doc.bufferedPageRange()
+  const total = range.count
+  for (let index = range.start; index < range.start + total; index++) {
+    doc.switchToPage(index)
+    // the footer sits in the bottom margin: lift the margin so pdfkit does not break the page
+    const margins = doc.page.margins
+    doc.page.margins = { ...margins, top: 0, bottom: 0 }
+    if (frame.draft) watermark(w)
+    if (!(options.skipFirst && index === range.start)) {
+      const headerY = 40
+      w.font("sansSemiBold", 7.4, Colors.muted)
+      doc.text(`${frame.company.toUpperCase()}  ·  ${frame.documentType.toUpperCase()}`, w.left, headerY, {
+        width: w.width * 0.74,
+        height: 9,
+        lineBreak: false,
+        ellipsis: true,
+        characterSpacing: 0.4
+      })
+      w.font("sans", 7.6, Colors.muted)
+      doc.text(`${frame.docNumber}  ·  Version ${frame.version}`, w.left + w.width * 0.74, headerY, {
+        width: w.width * 0.26,
+        height: 9,
+        align: "right",
+        lineBreak: false,
+        ellipsis: true
+      })
+      doc.moveTo(w.left, headerY + 13).lineTo(w.left + w.width, headerY + 13).lineWidth(0.5).strokeColor(Colors.rule)
+        .stroke()
+    }
+    const footerY = Page.height - 44
+    doc.moveTo(w.left, footerY - 6).lineTo(w.left + w.width, footerY - 6).lineWidth(0.5).strokeColor(Colors.rule)
+      .stroke()
+    const left = frame.draft ? DraftNotice : frame.handling ?? ""
+    w.font(frame.draft ? "sansSemiBold" : "sans", 7.4, frame.draft ? Colors.watermark : Colors.muted)
+    doc.text(left, w.left, footerY, { width: w.width * 0.5, lineBreak: false, ellipsis: true })
+    w.font("sans", 7.4, Colors.muted)
+    doc.text(`${frame.docNumber} v${frame.version}`, w.left + w.width * 0.3, footerY, {
+      width: w.width * 0.4,
+      align: "center",
+      lineBreak: false
+    })
+    doc.text(`Page ${index - range.start + 1} of ${total}`, w.left + w.width * 0.6, footerY, {
+      width: w.width * 0.4,
+      align: "right",
+      lineBreak: false
+    })
+    doc.page.margins = margins
+  }
+}
+
+const watermark = (w: Writer) => {
+  const doc = w.doc
+  doc.save()
+  doc.rotate(-38, { origin: [Page.width / 2, Page.height / 2] })
+  doc.fillOpacity(0.075)
+  w.font("sansBold", 120, Colors.watermark)
+  const width = doc.widthOfString("DRAFT")
+  doc.text("DRAFT", Page.width / 2 - width / 2, Page.height / 2 - 70, { lineBreak: false })
+  doc.restore()
+}

@@ -1,0 +1,133 @@
+import type { Tone } from "../contracts/Fields.ts"
+import type { Run, TableRow } from "../Html.ts"
+import { Colors, Page, Type } from "./Theme.ts"
+import type { Writer } from "./Writer.ts"
+
+export interface TableColumn {
+  readonly label: string
+  /** Relative width. */
+  readonly width: number
+}
+
+export type Cell =
+  | { readonly kind: "text"; readonly text: string; readonly bold?: boolean }
+  | { readonly kind: "badge"; readonly label: string; readonly tone: Tone }
+
+const padX = 5
+const padY = 4.2
+
+const cellHeight = (w: Writer, cell: Cell, width: number) => {
+  if (cell.kind === "badge") return Type.table + 6
+  w.font(cell.bold ? "sansSemiBold" : "sans", Type.table)
+  return cell.text === "" ? Type.table : w.doc.heightOfString(cell.text, { width, lineGap: 1.2 })
+}
+
+/**
+ * A table that breaks between rows, repeating its header (marked “continued”) on every page it
+ * spans. A row too tall for any page is written as labelled paragraphs instead, so nothing is cut.
+ */
+export const drawTable = (
+  w: Writer,
+  columns: ReadonlyArray<TableColumn>,
+  rows: ReadonlyArray<ReadonlyArray<Cell>>,
+  options: { readonly caption?: string; readonly indent?: number; readonly header?: boolean } = {}
+): void => {
+  const indent = options.indent ?? 0
+  const left = w.left + indent
+  const available = w.width - indent
+  const total = columns.reduce((sum, column) => sum + column.width, 0)
+  const widths = columns.map((column) => (column.width / total) * available)
+  const xs = widths.map((_, i) => left + widths.slice(0, i).reduce((sum, width) => sum + width, 0))
+  const showHeader = options.header ?? true
+
+  w.font("sansSemiBold", Type.label)
+  const headerHeight = showHeader
+    ? Math.max(...columns.map((c, i) => w.doc.heightOfString(c.label.toUpperCase(), { width: widths[i]! - 2 * padX })))
+      + 2 * padY
+    : 0
+  const heights = rows.map((row) =>
+    Math.max(...row.map((cell, i) => cellHeight(w, cell, widths[i]! - 2 * padX))) + 2 * padY
+  )
+  const maxRow = w.bottom - Page.top - headerHeight - 24
+
+  const drawHeader = (continued: boolean) => {
+    if (continued && options.caption) {
+      w.font("sansSemiBold", Type.label, Colors.faint)
+      w.doc.text(`${options.caption.toUpperCase()} (CONTINUED)`, left, w.y, { width: available, characterSpacing: 0.5 })
+      w.y += 2
+    }
+    if (!showHeader) return
+    const top = w.y
+    w.doc.rect(left, top, available, headerHeight).fill(Colors.headerFill)
+    columns.forEach((column, i) => {
+      w.font("sansSemiBold", Type.label, Colors.muted)
+      w.doc.text(column.label.toUpperCase(), xs[i]! + padX, top + padY + 0.6, {
+        width: widths[i]! - 2 * padX,
+        characterSpacing: 0.3
+      })
+    })
+    w.doc.moveTo(left, top + headerHeight).lineTo(left + available, top + headerHeight)
+      .lineWidth(0.8).strokeColor(Colors.accent).stroke()
+    w.y = top + headerHeight
+  }
+
+  w.ensure(headerHeight + Math.min(heights[0] ?? 0, maxRow) + 4)
+  drawHeader(false)
+  rows.forEach((row, r) => {
+    const height = heights[r]!
+    if (height > maxRow) {
+      w.y += 4
+      row.forEach((cell, i) => {
+        const text = cell.kind === "badge" ? cell.label : cell.text
+        if (text !== "") w.blocks([{ kind: "paragraph", runs: labelled(columns[i]!.label, text) }], { indent })
+      })
+      return
+    }
+    if (w.y + height > w.bottom) {
+      w.addPage()
+      drawHeader(true)
+    }
+    const top = w.y
+    if (r % 2 === 1) w.doc.rect(left, top, available, height).fill(Colors.zebra)
+    row.forEach((cell, i) => {
+      const x = xs[i]! + padX
+      if (cell.kind === "badge") {
+        w.badge(cell.label, cell.tone, x, top + padY - 1, Type.table - 0.6)
+      } else {
+        w.font(cell.bold ? "sansSemiBold" : "sans", Type.table, Colors.ink)
+        w.doc.text(cell.text, x, top + padY, { width: widths[i]! - 2 * padX, lineGap: 1.2 })
+      }
+    })
+    w.doc.moveTo(left, top + height).lineTo(left + available, top + height).lineWidth(0.4).strokeColor(Colors.rule)
+      .stroke()
+    w.y = top + height
+  })
+  w.doc.x = w.left
+  w.y += 10
+}
+
+const labelled = (label: string, text: string): Array<Run> => [
+  { text: `${label}: `, bold: true, italic: false, underline: false },
+  { text, bold: false, italic: false, underline: false }
+]
+
+const runsText = (runs: ReadonlyArray<Run>) => runs.map((run) => run.text).join("")
+
+/** A sanitized HTML table: its header rows become the repeated header, cells keep their text. */
+export const drawHtmlTable = (w: Writer, rows: ReadonlyArray<TableRow>, indent: number): void => {
+  const width = Math.max(...rows.map((row) => row.cells.length))
+  const headerRow = rows[0]?.header ? rows[0] : undefined
+  const body = headerRow ? rows.slice(1) : rows
+  const columns = Array.from({ length: width }, (_, i) => ({
+    label: headerRow ? runsText(headerRow.cells[i] ?? []) : "",
+    width: 1
+  }))
+  const cells = body.map((row) =>
+    Array.from({ length: width }, (_, i): Cell => ({
+      kind: "text",
+      text: runsText(row.cells[i] ?? []),
+      bold: row.header
+    }))
+  )
+  drawTable(w, columns, cells, { indent, header: headerRow !== undefined })
+}

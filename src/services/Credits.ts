@@ -1,0 +1,66 @@
+import { Context, Data, Effect, Exit, Layer } from "effect"
+import { join } from "node:path"
+import { AppConfig } from "./AppConfig.ts"
+import { fileStore, type JsonStore, memoryStore } from "./store/JsonFileStore.ts"
+
+export class NoCredits extends Data.TaggedError("NoCredits")<{ readonly balance: number }> {}
+
+export interface CreditsShape {
+  readonly balance: (keyId: string) => Effect.Effect<number>
+  /** Adds (or with a negative amount removes, never below zero) credits; returns the new balance. */
+  readonly add: (keyId: string, amount: number) => Effect.Effect<number>
+  /**
+   * Runs `work` paid with one credit: the credit is debited before it starts, so concurrent
+   * requests can never spend the same credit twice, and given back if `work` fails or is
+   * interrupted, so only delivered work is paid for.
+   */
+  readonly spend: <A, E, R>(keyId: string, work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | NoCredits, R>
+}
+
+export class Credits extends Context.Tag("app/Credits")<Credits, CreditsShape>() {}
+
+interface Balances {
+  readonly balances: Readonly<Record<string, number>>
+}
+
+export const make = (store: JsonStore<Balances>): CreditsShape => {
+  const change = (keyId: string, amount: number) =>
+    store.modify((current): readonly [number, Balances] => {
+      const next = Math.max(0, (current.balances[keyId] ?? 0) + amount)
+      return [next, { balances: { ...current.balances, [keyId]: next } }]
+    })
+  const debit = (keyId: string) =>
+    Effect.flatMap(
+      store.modify((current): readonly [{ readonly ok: boolean; readonly balance: number }, Balances] => {
+        const balance = current.balances[keyId] ?? 0
+        if (balance < 1) return [{ ok: false, balance }, current]
+        return [{ ok: true, balance: balance - 1 }, { balances: { ...current.balances, [keyId]: balance - 1 } }]
+      }),
+      (result) => (result.ok ? Effect.void : Effect.fail(new NoCredits({ balance: result.balance })))
+    )
+  return {
+    balance: (keyId) => Effect.map(store.read, (current) => current.balances[keyId] ?? 0),
+    add: change,
+    spend: (keyId, work) =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.zipRight(
+          debit(keyId),
+          Effect.onExit(restore(work), (exit) => (Exit.isSuccess(exit) ? Effect.void : change(keyId, 1)))
+        )
+      )
+  }
+}
+
+/** Balances in `DATA_DIR/credits.json`. */
+export const layer: Layer.Layer<Credits, never, AppConfig> = Layer.effect(
+  Credits,
+  Effect.flatMap(
+    AppConfig,
+    (config) => Effect.map(fileStore<Balances>(join(config.dataDir, "credits.json"), () => ({ balances: {} })), make)
+  )
+)
+
+export const layerMemory: Layer.Layer<Credits> = Layer.effect(
+  Credits,
+  Effect.map(memoryStore<Balances>({ balances: {} }), make)
+)

@@ -1,0 +1,275 @@
+import * as DeletionIndex from "./DeletionIndex.ts"
+import type { ListEntry } from "./ListEntry.ts"
+import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
+import { hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
+
+/**
+ * The searchable form of a list: one indexed name per name and alias, each a sequence of token ids
+ * from a shared dictionary. Each name also has alternate forms, each standing for a set of its
+ * word positions: joins of neighbouring words ("al qaida" → "alqaida", also in given-name-first
+ * order for "SURNAME, Given" names), so split, joined and boundary-shifted spellings find each other
+ * by a lookup; and canonical legal forms and abbreviations ("limited liability company" → "llc").
+ * All per-name and per-token data live in flat typed arrays (CSR layout): building is linear,
+ * memory compact, and a search touches only the postings of the tokens it matched.
+ */
+export interface NameIndex {
+  readonly entries: ReadonlyArray<ListEntry>
+  readonly nameCount: number
+  readonly nameEntry: Int32Array
+  readonly nameAlias: Int32Array
+  readonly nameKey: ReadonlyArray<string>
+  readonly nameTokenStart: Int32Array
+  readonly nameTokens: Int32Array
+  /** Weight of each token occurrence (its class decides, in context). */
+  readonly nameTokenWeight: Float32Array
+  readonly nameAlternateStart: Int32Array
+  readonly nameAlternates: Int32Array
+  /** For each alternate form, the bit mask of the token positions it stands for. */
+  readonly nameAlternateMask: Int32Array
+  /** Sum of token weights per name. */
+  readonly nameWeight: Float32Array
+
+  readonly dictionary: ReadonlyMap<string, number>
+  readonly tokens: ReadonlyArray<string>
+  /** Ids below this are tokens that occur as words (the rest only as alternate forms). */
+  readonly singleTokenCount: number
+  /** Typical weight of a dictionary entry (its usual class, or its rarity). */
+  readonly tokenWeight: Float32Array
+  /** The class a dictionary entry has in most of its occurrences. */
+  readonly tokenClass: Uint8Array
+  /** 1 for tokens containing a digit: those match only exactly. */
+  readonly tokenHasDigit: Uint8Array
+  /** Phonetic keys of the single tokens. */
+  readonly tokenKeys: ReadonlyArray<PhoneticKeys>
+  readonly tokenPostingStart: Int32Array
+  readonly tokenPostings: Int32Array
+  readonly alternatePostingStart: Int32Array
+  readonly alternatePostings: Int32Array
+  readonly phonetic: ReadonlyMap<string, ReadonlyArray<number>>
+  readonly deletions: DeletionIndex.DeletionIndex
+  readonly exact: ReadonlyMap<string, ReadonlyArray<number>>
+}
+
+/** Fixed weights of the low-information classes; name tokens weigh 0.2–1 by rarity. */
+export const classWeight: Record<TokenClass, number> = {
+  [TokenClass.name]: 1,
+  [TokenClass.legalForm]: 0.1,
+  [TokenClass.honorific]: 0.06,
+  [TokenClass.filler]: 0.08
+}
+
+const minNameWeight = 0.2
+/** A single letter is mostly an initial: weak evidence however rare. */
+const initialWeight = 0.25
+
+/**
+ * Inverse document frequency scaled to 0–1 (a token on one name weighs 1); rare tokens identify a
+ * party, common ones ("al", "trading", "bank") much less.
+ */
+export const rarityWeight = (namesWithToken: number, names: number): number =>
+  Math.max(minNameWeight, Math.min(1, Math.log((names + 1) / namesWithToken) / Math.log(names + 1)))
+
+/**
+ * Given-names-first order of an OFAC-style "SURNAME, Given Names" string, as token positions: joins
+ * are also taken in that order, since that is how people write the name.
+ */
+const readingOrders = (listed: string, count: number): Array<Array<number>> => {
+  const positions = Array.from({ length: count }, (_, i) => i)
+  const comma = listed.indexOf(",")
+  if (comma <= 0 || count < 2) return [positions]
+  const surnameCount = normalize(listed.slice(0, comma)).tokens.length
+  if (surnameCount === 0 || surnameCount >= count) return [positions]
+  return [positions, [...positions.slice(surnameCount), ...positions.slice(0, surnameCount)]]
+}
+
+const csr = (lists: ReadonlyArray<ReadonlyArray<number>>) => {
+  const start = new Int32Array(lists.length + 1)
+  let total = 0
+  lists.forEach((list, i) => {
+    start[i] = total
+    total += list.length
+  })
+  start[lists.length] = total
+  const values = new Int32Array(total)
+  lists.forEach((list, i) => values.set(list, start[i]!))
+  return { start, values }
+}
+
+/**
+ * Inverted lists in CSR form: for each id below `ids`, the names (ascending, each once) whose list
+ * contains it. Built by counting, without an array per id.
+ */
+const postings = (listsByName: ReadonlyArray<ReadonlyArray<number>>, ids: number) => {
+  const start = new Int32Array(ids + 1)
+  const lastName = new Int32Array(ids).fill(-1)
+  listsByName.forEach((list, name) => {
+    for (const id of list) {
+      if (lastName[id] === name) continue
+      lastName[id] = name
+      start[id + 1]!++
+    }
+  })
+  for (let id = 0; id < ids; id++) start[id + 1]! += start[id]!
+  const values = new Int32Array(start[ids]!)
+  const fill = start.slice(0, ids)
+  lastName.fill(-1)
+  listsByName.forEach((list, name) => {
+    for (const id of list) {
+      if (lastName[id] === name) continue
+      lastName[id] = name
+      values[fill[id]!++] = name
+    }
+  })
+  return { start, values }
+}
+
+interface PendingName {
+  readonly entry: number
+  readonly alias: number
+  readonly listed: string
+  readonly name: NormalizedName
+}
+
+export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
+  const dictionary = new Map<string, number>()
+  const tokens: Array<string> = []
+  const intern = (token: string) => {
+    let id = dictionary.get(token)
+    if (id === undefined) {
+      id = tokens.length
+      dictionary.set(token, id)
+      tokens.push(token)
+    }
+    return id
+  }
+
+  const pending: Array<PendingName> = []
+  entries.forEach((entry, entryIndex) => {
+    const seen = new Set<string>()
+    entry.names.forEach((searchable, alias) => {
+      const name = normalize(searchable.text)
+      if (name.key === "" || seen.has(name.key)) return
+      seen.add(name.key)
+      pending.push({ entry: entryIndex, alias, listed: searchable.listed, name })
+    })
+  })
+  const nameIds = pending.map((item) => item.name.tokens.map(intern))
+  const singleTokenCount = tokens.length
+
+  const alternates: Array<Array<number>> = []
+  const alternateMasks: Array<Array<number>> = []
+  for (const item of pending) {
+    const ids: Array<number> = []
+    const masks: Array<number> = []
+    const add = (text: string, mask: number) => {
+      const id = intern(text)
+      for (let k = 0; k < ids.length; k++) if (ids[k] === id && masks[k] === mask) return
+      ids.push(id)
+      masks.push(mask)
+    }
+    const words = item.name.tokens
+    for (const order of readingOrders(item.listed, words.length)) {
+      for (let k = 0; k + 1 < order.length; k++) {
+        const a = order[k]!
+        const b = order[k + 1]!
+        if (a < maxMaskedTokens && b < maxMaskedTokens) add(words[a]! + words[b]!, (1 << a) | (1 << b))
+      }
+    }
+    for (const form of item.name.forms) add(form.text, form.mask)
+    alternates.push(ids)
+    alternateMasks.push(masks)
+  }
+
+  const nameCount = pending.length
+  const occurrences = new Int32Array(singleTokenCount)
+  const lowInformation = new Int32Array(singleTokenCount)
+  const classVotes = new Int32Array(singleTokenCount * 4)
+  pending.forEach((item, nameIndex) => {
+    nameIds[nameIndex]!.forEach((id, k) => {
+      occurrences[id]!++
+      classVotes[id * 4 + item.name.classes[k]!]!++
+      if (item.name.classes[k] !== TokenClass.name) lowInformation[id]!++
+    })
+  })
+  const tokenPostingCsr = postings(nameIds, singleTokenCount)
+  const alternatePostingCsr = postings(alternates, tokens.length)
+
+  const rarity = new Float32Array(tokens.length)
+  for (let id = 0; id < tokens.length; id++) {
+    const df = id < singleTokenCount
+      ? tokenPostingCsr.start[id + 1]! - tokenPostingCsr.start[id]!
+      : alternatePostingCsr.start[id + 1]! - alternatePostingCsr.start[id]!
+    const weight = rarityWeight(Math.max(1, df), nameCount)
+    rarity[id] = tokens[id]!.length === 1 ? Math.min(weight, initialWeight) : weight
+  }
+  const tokenClass = new Uint8Array(tokens.length)
+  const tokenWeight = new Float32Array(tokens.length)
+  for (let id = 0; id < tokens.length; id++) {
+    let cls: TokenClass = TokenClass.name
+    if (id < singleTokenCount && lowInformation[id]! * 2 > occurrences[id]!) {
+      for (const candidate of [TokenClass.legalForm, TokenClass.honorific, TokenClass.filler]) {
+        if (classVotes[id * 4 + candidate]! > classVotes[id * 4 + cls]!) cls = candidate
+      }
+    }
+    tokenClass[id] = cls
+    tokenWeight[id] = cls === TokenClass.name ? rarity[id]! : classWeight[cls]
+  }
+
+  const nameTokenWeights = pending.map((item, nameIndex) =>
+    nameIds[nameIndex]!.map((id, k) => {
+      const cls = item.name.classes[k]!
+      return cls === TokenClass.name ? rarity[id]! : classWeight[cls]
+    })
+  )
+  const nameWeight = Float32Array.from(nameTokenWeights, (weights) => weights.reduce((sum, w) => sum + w, 0))
+
+  const tokenKeys = tokens.slice(0, singleTokenCount).map(phoneticKeys)
+  const phonetic = new Map<string, Array<number>>()
+  for (let id = 0; id < singleTokenCount; id++) {
+    const keys = tokenKeys[id]!
+    if (keys.primary.length < 2) continue
+    for (const key of keys.secondary === keys.primary ? [keys.primary] : [keys.primary, keys.secondary]) {
+      const list = phonetic.get(key)
+      if (list) list.push(id)
+      else phonetic.set(key, [id])
+    }
+  }
+
+  const exact = new Map<string, Array<number>>()
+  pending.forEach((item, nameIndex) => {
+    const list = exact.get(item.name.key)
+    if (list) list.push(nameIndex)
+    else exact.set(item.name.key, [nameIndex])
+  })
+
+  const nameTokenCsr = csr(nameIds)
+  const nameAlternateCsr = csr(alternates)
+  return {
+    entries,
+    nameCount,
+    nameEntry: Int32Array.from(pending, (item) => item.entry),
+    nameAlias: Int32Array.from(pending, (item) => item.alias),
+    nameKey: pending.map((item) => item.name.key),
+    nameTokenStart: nameTokenCsr.start,
+    nameTokens: nameTokenCsr.values,
+    nameTokenWeight: Float32Array.from(nameTokenWeights.flat()),
+    nameAlternateStart: nameAlternateCsr.start,
+    nameAlternates: nameAlternateCsr.values,
+    nameAlternateMask: csr(alternateMasks).values,
+    nameWeight,
+    dictionary,
+    tokens,
+    singleTokenCount,
+    tokenWeight,
+    tokenClass,
+    tokenKeys,
+    tokenHasDigit: Uint8Array.from(tokens, (token) => (hasDigit(token) ? 1 : 0)),
+    tokenPostingStart: tokenPostingCsr.start,
+    tokenPostings: tokenPostingCsr.values,
+    alternatePostingStart: alternatePostingCsr.start,
+    alternatePostings: alternatePostingCsr.values,
+    phonetic,
+    deletions: DeletionIndex.build(tokens.slice(0, singleTokenCount)),
+    exact
+  }
+}

@@ -1,0 +1,86 @@
+import anyAscii from "any-ascii"
+import { classOf, phrasesByFirstWord, TokenClass } from "./Vocabulary.ts"
+
+/**
+ * A name reduced to comparable tokens: lowercase ASCII words with their class, plus the canonical
+ * forms of legal forms and abbreviations it contains ("limited liability company" → "llc"), each
+ * with the bit mask of the word positions it stands for.
+ */
+export interface NormalizedName {
+  readonly tokens: ReadonlyArray<string>
+  readonly classes: ReadonlyArray<TokenClass>
+  readonly forms: ReadonlyArray<CanonicalForm>
+  /** The canonical words in order: what exact (non-fuzzy) screening compares. */
+  readonly key: string
+}
+
+export interface CanonicalForm {
+  readonly text: string
+  readonly mask: number
+}
+
+/** Word positions that can carry a canonical form (bit masks are 32-bit). */
+export const maxMaskedTokens = 31
+
+const nonAscii = /[^\u0000-\u007f]+/g
+const lowerUpper = /([a-z])([A-Z])/g
+const unspacedScripts = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+
+/**
+ * Transliterates every non-ASCII run with any-ascii (diacritics dropped, Cyrillic, Greek, Arabic,
+ * CJK … romanised). Scripts written without word spaces come back CamelCased per syllable
+ * ("JinZhengEn"); there those boundaries become spaces so syllables compare as tokens.
+ */
+const toAscii = (text: string): string =>
+  text.normalize("NFC").replace(nonAscii, (run) => {
+    const ascii = anyAscii(run)
+    return unspacedScripts.test(run) ? ascii.replace(lowerUpper, "$1 $2") : ascii
+  })
+
+const joiners = /['`\u00b4]/g
+const acronym = /\b(?:[a-z0-9]\.){2,}/g
+const separators = /[^a-z0-9]+/
+
+/** Lowercase ASCII words: apostrophes join ("Xi'an" → "xian"), dotted acronyms close up ("U.S.A." → "usa"). */
+export const words = (text: string): Array<string> =>
+  toAscii(text)
+    .toLowerCase()
+    .replace(joiners, "")
+    .replace(/&/g, " and ")
+    .replace(acronym, (match) => match.replace(/\./g, ""))
+    .split(separators)
+    .filter((word) => word.length > 0)
+
+const span = (from: number, count: number) => {
+  let mask = 0
+  for (let i = from; i < from + count; i++) mask |= 1 << i
+  return mask
+}
+
+export const normalize = (text: string, maxTokens = Number.POSITIVE_INFINITY): NormalizedName => {
+  const tokens = words(text).slice(0, maxTokens)
+  const classes = tokens.map(classOf)
+  const forms: Array<CanonicalForm> = []
+  const key: Array<string> = []
+  let keyNext = 0
+  for (let i = 0; i < tokens.length; i++) {
+    for (const phrase of phrasesByFirstWord.get(tokens[i]!) ?? []) {
+      if (!phrase.words.every((word, k) => tokens[i + k] === word)) continue
+      if (phrase.legalForm) { for (let k = 0; k < phrase.words.length; k++) classes[i + k] = TokenClass.legalForm }
+      if (i + phrase.words.length <= maxMaskedTokens) {
+        forms.push({ text: phrase.canonical, mask: span(i, phrase.words.length) })
+      }
+      if (i >= keyNext) {
+        key.push(phrase.canonical)
+        keyNext = i + phrase.words.length
+      }
+    }
+    if (i >= keyNext) {
+      key.push(tokens[i]!)
+      keyNext = i + 1
+    }
+  }
+  return { tokens, classes, forms, key: key.join(" ") }
+}
+
+export { TokenClass }

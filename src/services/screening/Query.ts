@@ -1,0 +1,165 @@
+import { MaxNameTokens } from "../../domain/Screening.ts"
+import type { NameIndex } from "./NameIndex.ts"
+import { classWeight } from "./NameIndex.ts"
+import { normalize, TokenClass } from "./Normalize.ts"
+import { hasDigit, type PhoneticKeys, phoneticKeys, similarity } from "./TokenSimilarity.ts"
+
+/**
+ * A query prepared against one index: its tokens and their weights, its slots (each token, and
+ * each alternate form: joins of two neighbouring tokens, "hua wei" → "huawei", and canonical legal
+ * forms), and for every slot the dictionary entries it resembles. Similarities are computed once
+ * per query; scoring a candidate name then only looks them up, by dictionary id, in `matches`.
+ */
+export interface QuerySlot {
+  readonly text: string
+  /** Bit mask of the query token positions the slot covers. */
+  readonly mask: number
+  /** Dictionary id → similarity (0–1] of the entries this slot resembles. */
+  readonly similar: Map<number, number>
+}
+
+/**
+ * The slot matches of every dictionary id, as linked lists in flat arrays (an id usually matches
+ * no slot or one): `head[id]` is valid when `stamp[id] === epoch`.
+ */
+export interface SlotMatches {
+  readonly epoch: number
+  readonly stamp: Int32Array
+  readonly head: Int32Array
+  readonly slot: Int32Array
+  readonly similarity: Float64Array
+  readonly next: Int32Array
+}
+
+export interface PreparedQuery {
+  readonly key: string
+  readonly tokens: ReadonlyArray<string>
+  readonly classes: ReadonlyArray<TokenClass>
+  readonly weights: Float64Array
+  readonly totalWeight: number
+  /** The query's tokens first (slot i is token i), then its alternate forms. */
+  readonly slots: ReadonlyArray<QuerySlot>
+  /** Tokens that are a single letter (possible initials). */
+  readonly initials: ReadonlyArray<number>
+  readonly matches: SlotMatches
+}
+
+/** Weight of a query token that resembles nothing on the list: as informative as the rarest token. */
+const unknownTokenWeight = 1
+
+/** Shorter tokens are within one edit of their sound-alikes anyway: the deletion index finds them. */
+const minPhoneticLength = 4
+
+/**
+ * Longer "words" are looked up exactly: no listed word comes near this length, and the deletion
+ * variants of a token grow with the square of its length (a 500-letter token would have 125,000).
+ */
+const maxFuzzyLength = 40
+
+const weightOf = (index: NameIndex, token: string, cls: TokenClass, similar: Map<number, number>): number => {
+  if (cls !== TokenClass.name) return classWeight[cls]
+  const id = index.dictionary.get(token)
+  if (id !== undefined && id < index.singleTokenCount) return index.tokenWeight[id]!
+  let best = 0
+  let weight = unknownTokenWeight
+  for (const [candidate, score] of similar) {
+    if (candidate < index.singleTokenCount && score > best) {
+      best = score
+      weight = index.tokenWeight[candidate]!
+    }
+  }
+  return weight
+}
+
+const linkCapacity = 1 << 16
+
+/**
+ * Prepares queries for one index. A token is compared with its deletion neighbours and
+ * sound-alikes; an alternate form is looked up exactly (joins exist to catch split and joined
+ * words and boundary shifts such as "LAUREN TNKUNDA", not to stack a second fuzziness on top).
+ * The scratch arrays are reused: a prepared query is valid until the next one is prepared.
+ */
+export const makePreparer = (index: NameIndex) => {
+  const seenIn = new Int32Array(index.singleTokenCount)
+  const neighbours: Array<number> = []
+  let seenEpoch = 0
+  const matches = {
+    epoch: 0,
+    stamp: new Int32Array(index.tokens.length),
+    head: new Int32Array(index.tokens.length),
+    slot: new Int32Array(linkCapacity),
+    similarity: new Float64Array(linkCapacity),
+    next: new Int32Array(linkCapacity)
+  }
+  let links = 0
+
+  const consider = (text: string, keys: PhoneticKeys, id: number, similar: Map<number, number>) => {
+    if (seenIn[id] === seenEpoch) return
+    seenIn[id] = seenEpoch
+    if (index.tokenHasDigit[id] === 1) return
+    const score = similarity(text, index.tokens[id]!, keys, index.tokenKeys[id]!)
+    if (score > 0) similar.set(id, score)
+  }
+
+  const resembling = (text: string, fuzzy: boolean): Map<number, number> => {
+    const similar = new Map<number, number>()
+    const exact = index.dictionary.get(text)
+    if (exact !== undefined) similar.set(exact, 1)
+    if (!fuzzy || hasDigit(text) || text.length > maxFuzzyLength) return similar
+    if (++seenEpoch === 0x7fffffff) {
+      seenEpoch = 1
+      seenIn.fill(0)
+    }
+    if (exact !== undefined && exact < index.singleTokenCount) seenIn[exact] = seenEpoch
+    const keys = phoneticKeys(text)
+    for (const id of index.deletions.neighbours(text, neighbours)) consider(text, keys, id, similar)
+    if (text.length >= minPhoneticLength && keys.primary.length >= 2) {
+      for (const id of index.phonetic.get(keys.primary) ?? []) consider(text, keys, id, similar)
+      if (keys.secondary !== keys.primary) {
+        for (const id of index.phonetic.get(keys.secondary) ?? []) consider(text, keys, id, similar)
+      }
+    }
+    return similar
+  }
+
+  const link = (id: number, slot: number, score: number) => {
+    if (links === linkCapacity) return
+    if (matches.stamp[id] !== matches.epoch) {
+      matches.stamp[id] = matches.epoch
+      matches.head[id] = -1
+    }
+    matches.slot[links] = slot
+    matches.similarity[links] = score
+    matches.next[links] = matches.head[id]!
+    matches.head[id] = links++
+  }
+
+  return (text: string): PreparedQuery => {
+    const { classes, forms, key, tokens } = normalize(text, MaxNameTokens)
+    const slots: Array<QuerySlot> = []
+    const weights = new Float64Array(tokens.length)
+    let totalWeight = 0
+    for (let i = 0; i < tokens.length; i++) {
+      const similar = resembling(tokens[i]!, true)
+      slots.push({ text: tokens[i]!, mask: 1 << i, similar })
+      weights[i] = weightOf(index, tokens[i]!, classes[i]!, similar)
+      totalWeight += weights[i]!
+    }
+    for (let i = 1; i < tokens.length; i++) {
+      const joined = tokens[i - 1]! + tokens[i]!
+      slots.push({ text: joined, mask: 3 << (i - 1), similar: resembling(joined, false) })
+    }
+    for (const form of forms) slots.push({ text: form.text, mask: form.mask, similar: resembling(form.text, false) })
+
+    if (++matches.epoch === 0x7fffffff) {
+      matches.epoch = 1
+      matches.stamp.fill(0)
+    }
+    links = 0
+    slots.forEach((slot, s) => {
+      for (const [id, score] of slot.similar) link(id, s, score)
+    })
+    const initials = tokens.flatMap((token, i) => (token.length === 1 ? [i] : []))
+    return { key, tokens, classes, weights, totalWeight, slots, initials, matches }
+  }
+}

@@ -1,0 +1,122 @@
+import type { NameIndex } from "./NameIndex.ts"
+import { maxMaskedTokens } from "./Normalize.ts"
+import type { PreparedQuery } from "./Query.ts"
+
+/**
+ * The score of one indexed name against a prepared query, 0–1.
+ *
+ * Tokens are aligned order-free: every query token (or join of two neighbours) may pair with one
+ * name token (or join), pairs are taken greedily from the most similar down, each token used once.
+ * The score is the weighted share of the name that was found:
+ *
+ *   Σ sim·w(pair) / (Σ w(pair) + 1.0·w(query tokens left over) + 0.2·w(name tokens left over))
+ *
+ * where w(pair) is the mean weight of both sides. A query word the name lacks costs its full
+ * weight (it is evidence of a different party); a name word the query lacks costs a fifth (people
+ * drop middle names and legal forms); rare words weigh more than common ones, legal forms,
+ * honorifics and fillers very little.
+ */
+
+export const unmatchedQueryCost = 1
+export const unmatchedNameCost = 0.2
+/** Similarity of an initial to a word it could abbreviate ("J" ~ "JOHN"). */
+export const initialSimilarity = 0.8
+
+const isLetter = (code: number) => code >= 97 && code <= 122
+
+/** An initial (one letter) against a longer word starting with it. */
+const initialOf = (initial: string, word: string): number =>
+  word.length > 1 && isLetter(initial.charCodeAt(0)) && word.charCodeAt(0) === initial.charCodeAt(0)
+    ? initialSimilarity
+    : 0
+
+// Scratch space for the pairs of one name; scoring is synchronous, so one set serves every call.
+const capacity = 4096
+const pairQuery = new Int32Array(capacity)
+const pairName = new Int32Array(capacity)
+const pairSimilarity = new Float64Array(capacity)
+const pairWeight = new Float64Array(capacity)
+const pairTaken = new Uint8Array(capacity)
+let pairCount = 0
+
+const addPair = (query: number, name: number, similarity: number) => {
+  if (pairCount === capacity) return
+  pairQuery[pairCount] = query
+  pairName[pairCount] = name
+  pairSimilarity[pairCount++] = similarity
+}
+
+/** Pairs every slot that matched dictionary entry `id` with the name positions `nameMask`. */
+const pairMatches = (query: PreparedQuery, id: number, nameMask: number) => {
+  const matches = query.matches
+  if (matches.stamp[id] !== matches.epoch) return
+  for (let link = matches.head[id]!; link !== -1; link = matches.next[link]!) {
+    addPair(query.slots[matches.slot[link]!]!.mask, nameMask, matches.similarity[link]!)
+  }
+}
+
+const queryWeight = (query: PreparedQuery, mask: number) => {
+  let sum = 0
+  for (let i = 0; i < query.tokens.length; i++) if (mask & (1 << i)) sum += query.weights[i]!
+  return sum
+}
+
+const nameWeight = (index: NameIndex, tokenStart: number, aligned: number, mask: number) => {
+  let sum = 0
+  for (let j = 0; j < aligned; j++) if (mask & (1 << j)) sum += index.nameTokenWeight[tokenStart + j]!
+  return sum
+}
+
+export const score = (index: NameIndex, query: PreparedQuery, name: number): number => {
+  if (index.nameKey[name] === query.key) return 1
+  const tokenStart = index.nameTokenStart[name]!
+  const aligned = Math.min(index.nameTokenStart[name + 1]! - tokenStart, maxMaskedTokens)
+  const alternateStart = index.nameAlternateStart[name]!
+  const alternateEnd = index.nameAlternateStart[name + 1]!
+  pairCount = 0
+  for (let j = 0; j < aligned; j++) pairMatches(query, index.nameTokens[tokenStart + j]!, 1 << j)
+  for (let k = alternateStart; k < alternateEnd; k++) {
+    pairMatches(query, index.nameAlternates[k]!, index.nameAlternateMask[k]!)
+  }
+  for (const i of query.initials) {
+    for (let j = 0; j < aligned; j++) {
+      const similarity = initialOf(query.tokens[i]!, index.tokens[index.nameTokens[tokenStart + j]!]!)
+      if (similarity > 0) addPair(1 << i, 1 << j, similarity)
+    }
+  }
+  if (pairCount === 0) return 0
+  pairTaken.fill(0, 0, pairCount)
+
+  for (let p = 0; p < pairCount; p++) {
+    pairWeight[p] = (queryWeight(query, pairQuery[p]!) + nameWeight(index, tokenStart, aligned, pairName[p]!)) / 2
+  }
+
+  // Greedy: the most similar remaining pair (the weightier first on ties) whose tokens are all free.
+  let usedQuery = 0
+  let usedName = 0
+  let found = 0
+  let paired = 0
+  for (;;) {
+    let best = -1
+    for (let p = 0; p < pairCount; p++) {
+      if (pairTaken[p] === 1) continue
+      if ((pairQuery[p]! & usedQuery) !== 0 || (pairName[p]! & usedName) !== 0) {
+        pairTaken[p] = 1
+        continue
+      }
+      if (
+        best === -1 || pairSimilarity[p]! > pairSimilarity[best]! ||
+        (pairSimilarity[p] === pairSimilarity[best] && pairWeight[p]! > pairWeight[best]!)
+      ) best = p
+    }
+    if (best === -1) break
+    pairTaken[best] = 1
+    usedQuery |= pairQuery[best]!
+    usedName |= pairName[best]!
+    found += pairSimilarity[best]! * pairWeight[best]!
+    paired += pairWeight[best]!
+  }
+  const leftInQuery = query.totalWeight - queryWeight(query, usedQuery)
+  const leftInName = index.nameWeight[name]! - nameWeight(index, tokenStart, aligned, usedName)
+  return found / (paired + unmatchedQueryCost * leftInQuery + unmatchedNameCost * leftInName)
+}

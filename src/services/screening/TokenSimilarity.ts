@@ -1,0 +1,83 @@
+import { doubleMetaphone } from "double-metaphone"
+import { distance } from "fastest-levenshtein"
+
+/**
+ * How alike two normalized tokens are, 0–1. Spelling differences are priced by edit distance
+ * (Levenshtein, an adjacent swap counting once, a different first letter a little more) within a
+ * budget that grows with length, so a short token tolerates one slip and a long one three; one
+ * edit past the budget, a sound-alike rescue (equal Double Metaphone keys of romanisation-folded
+ * tokens, similar lengths) keeps two tokens comparable, which is what carries transliteration
+ * variants such as HUSSEIN / HUSAYN or DZHAMSHID / JAMSHID. Tokens with digits (hull numbers, plant
+ * numbers) match only exactly.
+ */
+
+export interface PhoneticKeys {
+  readonly primary: string
+  readonly secondary: string
+}
+
+/**
+ * Romanisation variants folded before the phonetic code: Russian "DZH" and French "DJ" for English
+ * "J", "KH" and "GH" for Arabic and Persian consonants that English writes "H" and "G", "OU" for "U".
+ * Double Metaphone alone codes "DZHAMSHID" and "JAMSHID" differently.
+ */
+const romanisations: ReadonlyArray<readonly [RegExp, string]> = [
+  [/dzh|dj/g, "j"],
+  [/tch/g, "ch"],
+  [/kh/g, "h"],
+  [/gh/g, "g"],
+  [/ou/g, "u"]
+]
+
+export const phoneticKeys = (token: string): PhoneticKeys => {
+  let folded = token
+  for (const [variant, plain] of romanisations) folded = folded.replace(variant, plain)
+  const [primary, secondary] = doubleMetaphone(folded)
+  return { primary, secondary }
+}
+
+const digit = /[0-9]/
+
+export const hasDigit = (token: string): boolean => digit.test(token)
+
+/** Edits a token of this length may differ by and still count as the same word. */
+export const editBudget = (length: number): number => length <= 2 ? 0 : length <= 5 ? 1 : length <= 8 ? 2 : 3
+
+/** Levenshtein distance, with one adjacent transposition counted as a single edit. */
+export const editDistance = (a: string, b: string): number => {
+  const d = distance(a, b)
+  if (d !== 2 || a.length !== b.length) return d
+  let first = -1
+  for (let i = 0; i < a.length; i++) {
+    if (a.charCodeAt(i) === b.charCodeAt(i)) continue
+    if (first === -1) first = i
+    else return i === first + 1 && a[first] === b[i] && a[i] === b[first] && a.slice(i + 1) === b.slice(i + 1) ? 1 : 2
+  }
+  return d
+}
+
+/**
+ * Spelling slips rarely hit the first letter, so a different first letter costs a little extra
+ * (never a hard filter: "AFIZ" still finds "FAIZ").
+ */
+const differentOnsetCost = 0.06
+
+/** Similarity granted to sound-alike tokens whose spelling is further apart than the edit budget. */
+export const phoneticSimilarity = 0.86
+
+const soundAlike = (a: PhoneticKeys, b: PhoneticKeys) =>
+  a.primary.length >= 2 && b.primary.length >= 2 &&
+  (a.primary === b.primary || a.primary === b.secondary || a.secondary === b.primary)
+
+/** Similarity of two distinct tokens without digits (tokens with digits only ever match exactly). */
+export const similarity = (a: string, b: string, keysA: PhoneticKeys, keysB: PhoneticKeys): number => {
+  const longer = Math.max(a.length, b.length)
+  const shorter = Math.min(a.length, b.length)
+  const budget = editBudget(longer)
+  if (longer - shorter > budget + 1) return 0
+  const edits = editDistance(a, b)
+  const onset = a.charCodeAt(0) === b.charCodeAt(0) ? 0 : differentOnsetCost
+  const spelled = edits <= budget ? 1 - 0.6 * edits / longer - onset : 0
+  if (spelled >= phoneticSimilarity || edits > budget + 1 || shorter < 0.6 * longer) return spelled
+  return soundAlike(keysA, keysB) ? phoneticSimilarity : spelled
+}
