@@ -7,6 +7,7 @@ import { ecfrTools } from "./tools/Ecfr.ts"
 import { enforcementTools } from "./tools/Enforcement.ts"
 import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
 import { researchTools } from "./tools/Research.ts"
+import { screeningTools } from "./tools/Screening.ts"
 import { skillsTools } from "./tools/Skills.ts"
 
 /**
@@ -18,6 +19,7 @@ export const productionTools = [
   ...ecfrTools,
   ...eccnTools,
   ...regulatoryStatusTools,
+  ...screeningTools,
   ...enforcementTools,
   ...researchTools
 ] as const
