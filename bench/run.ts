@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   "http-core": () => import("./http-core.ts"),
   auth: () => import("./auth.ts"),
+  mcp: () => import("./mcp.ts"),
   "enforcement-archive": () => import("./enforcement-archive.ts"),
   skills: () => import("./skills.ts"),
   ecfr: () => import("./ecfr.ts"),

@@ -83,6 +83,7 @@ describe("skill content checker", () => {
         removed: true
       }, endpoint("GET", "/skills/{name}/bundle")],
       mcpToolNames: new Set(["get_eccn"]),
+      specToolNames: new Set(["get_eccn"]),
       specFamilies: new Set(["api/eccn", "api/radar"])
     }
     const problems = check([
@@ -121,17 +122,26 @@ describe("skill content checker", () => {
   it("reports mentions of SPEC families the app does not serve yet as pending, not as problems", () => {
     const surface: ServiceSurface = {
       endpoints: [endpoint("GET", "/api/eccn/{eccn}")],
-      mcpToolNames: new Set(),
+      mcpToolNames: new Set(["get_eccn"]),
+      specToolNames: new Set(["get_eccn", "search_csl"]),
       specFamilies: new Set(["api/eccn", "api/radar"])
     }
     const entries = [
-      main("svc-csl", "Call `GET /api/radar?topic=ai`, `GET /api/eccn/3A001/x` and `GET /api/invented`.")
+      main(
+        "svc-csl",
+        "Call `GET /api/radar?topic=ai`, `GET /api/eccn/3A001/x` and `GET /api/invented`; MCP `search_csl`, " +
+          "`get_eccn` and `find_everyone`."
+      )
     ]
     const { pending, problems } = report(entries, surface)
-    expect(pending).toEqual([{ path: "svc-csl/SKILL.md", message: "GET /api/radar?topic" }])
+    expect(pending).toEqual([
+      { path: "svc-csl/SKILL.md", message: "GET /api/radar?topic" },
+      { path: "svc-csl/SKILL.md", message: "MCP search_csl" }
+    ])
     expect(problems.map((p) => p.message)).toEqual([
       "names `GET /api/eccn/3A001/x`, which this service does not serve",
-      "names `GET /api/invented`, which this service does not serve"
+      "names `GET /api/invented`, which this service does not serve",
+      "names MCP tool `find_everyone`, which does not exist"
     ])
   })
 
@@ -148,6 +158,6 @@ describe("skill content checker", () => {
       "* /api/classify/* removed"
     ]))
     expect(surface.mcpToolNames.has("get_skill_bundle")).toBe(true)
-    expect(surface.mcpToolNames.has("create_restricted_party_screening_pdf")).toBe(true)
+    expect(surface.specToolNames.has("create_restricted_party_screening_pdf")).toBe(true)
   })
 })

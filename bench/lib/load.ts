@@ -13,6 +13,8 @@ export interface LoadOptions {
   readonly connections?: number
   readonly durationSeconds?: number
   readonly headers?: Record<string, string>
+  readonly method?: "GET" | "POST"
+  readonly body?: string
 }
 
 /** Runs autocannon (its CLI, pinned to CPU 1) against one URL and returns its summary. */
@@ -27,6 +29,8 @@ export const load = (url: string, options: LoadOptions = {}): Promise<LoadResult
       String(options.durationSeconds ?? 8)
     ]
     for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}=${value}`)
+    if (options.method !== undefined) args.push("-m", options.method)
+    if (options.body !== undefined) args.push("-b", options.body)
     args.push(url)
     const [command, ...rest] = pinned(1, [process.execPath, ...args])
     const child = spawn(command!, rest, { stdio: ["ignore", "pipe", "ignore"] })

@@ -54,9 +54,9 @@ export const startChild = async (
   }
 }
 
-/** The service as `npm start` runs it, pinned to CPU 0. */
-export const startService = (env: Record<string, string> = {}) =>
-  startChild(pinned(0, [process.execPath, "--import", "tsx", "src/node.ts"]), {
+/** The service as `npm start` runs it (or another entry wiring the same app), pinned to CPU 0. */
+export const startService = (env: Record<string, string> = {}, entry = "src/node.ts") =>
+  startChild(pinned(0, [process.execPath, "--import", "tsx", entry]), {
     LOG_LEVEL: "info",
     DATA_DIR: ".data/bench",
     ...env

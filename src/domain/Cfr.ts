@@ -160,6 +160,26 @@ export const TitleSearchResponse = Schema.Struct({
 }).annotations({ identifier: "TitleSearchResponse" })
 export type TitleSearchResponse = typeof TitleSearchResponse.Type
 
+/** The page and page size of a search when the caller names none. */
+export const SearchDefaults = { page: 1, perPage: 10 } as const
+
+/** Search parameters as they appear in URLs (REST query strings); MCP tools take their JSON form. */
+export const SearchParams = {
+  q: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(500)).annotations({
+    description: "Search terms (required, at most 500 characters)"
+  }),
+  page: Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)).annotations({
+    description: "Page, from 1 (eCFR search stops at 10,000 results)"
+  }),
+  per_page: Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 20)).annotations({
+    description: "Results per page, 1 to 20 (default 10)"
+  }),
+  cursor: Schema.String.pipe(Schema.maxLength(2048)).annotations({
+    description: "Opaque `meta.nextCursor` of the previous page, passed back verbatim with the same query; " +
+      "when present it decides the page and page size"
+  })
+}
+
 /** What a search asks for; `cursor`, when present, decides the page and page size. */
 export interface SearchRequest {
   readonly q: string

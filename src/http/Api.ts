@@ -6,6 +6,7 @@ import { DocumentsGroup } from "./documents/Api.ts"
 import { EccnGroup } from "./eccn/Api.ts"
 import { EcfrGroup } from "./ecfr/Api.ts"
 import { EnforcementGroup } from "./enforcement/Api.ts"
+import { McpGroup } from "./mcp/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { RadarGroup } from "./radar/Api.ts"
 import { ResearchGroup } from "./research/Api.ts"
@@ -42,6 +43,7 @@ export class Api extends HttpApi.make("export-compliance-data-service")
   .add(SkillsGroup)
   .add(ScreeningGroup)
   .add(DocumentsGroup)
+  .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())
@@ -59,6 +61,7 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(EnforcementGroup)
   .add(SkillsGroup)
   .add(ScreeningGroup)
+  .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
   .annotateContext(annotations())

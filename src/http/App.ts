@@ -7,6 +7,8 @@ import { DocumentsHttpLive } from "./documents/Http.ts"
 import { EccnHttpLive } from "./eccn/Http.ts"
 import { EcfrHttpLive } from "./ecfr/Http.ts"
 import { EnforcementHttpLive } from "./enforcement/Http.ts"
+import { McpHttpLive } from "./mcp/Http.ts"
+import { mcpRoutes, McpRoutesLive } from "./mcp/Routes.ts"
 import { AppMiddleware } from "./Middleware.ts"
 import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
@@ -30,6 +32,7 @@ const docsRoute = RouteCatalog.rawRoute({
 export const routes: ReadonlyArray<RouteCatalog.RouteDescriptor> = [
   ...RouteCatalog.fromHttpApi(Api),
   docsRoute,
+  ...mcpRoutes,
   ...removedRoutes
 ]
 
@@ -49,11 +52,12 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     ResearchHttpLive,
     SkillsHttpLive,
     ScreeningHttpLive,
-    DocumentsHttpLive
+    DocumentsHttpLive,
+    McpHttpLive
   ])
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })
 
 /** The app: routes plus the global middleware. Runtime adapters serve it; deployments provide services. */
-export const AppRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, RemovedRoutesLive, AppMiddleware)
+export const AppRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, McpRoutesLive, RemovedRoutesLive, AppMiddleware)

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { AppRoutes, routeCatalogLayer } from "../http/App.ts"
 import { DocumentsAuthByApiKey } from "../http/documents/Payers.ts"
 import { oauthRoutes, OAuthRoutesLive } from "../http/oauth/Routes.ts"
+import { McpCatalogLive } from "../mcp/ToolCatalog.ts"
 import * as AccessPolicy from "../services/AccessPolicy.ts"
 import * as ApiKeyAuth from "../services/ApiKeyAuth.ts"
 import * as Auth from "../services/Auth.ts"
@@ -30,10 +31,9 @@ import { SkillsFromConfig } from "./Skills.ts"
 const regulatoryData = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
   CountryChart.layer.pipe(Layer.provideMerge(CclIndex.layer), Layer.provideMerge(ecfrSource))
 
-/** Services every deployment shares over the given eCFR source; they need only the configuration. */
-export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
+/** The data services: what REST handlers and MCP tools both call. One DataGeneration counts all of them. */
+const dataServices = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
   Layer.mergeAll(
-    EcfrReachability.layer,
     regulatoryData(ecfrSource),
     Radar.layer,
     SkillsFromConfig,
@@ -42,8 +42,15 @@ export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
     EnforcementLake.layer,
     Screening.layer,
     Renderer.layer
+  ).pipe(Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)))
+
+/** Services every deployment shares over the given eCFR source; they need only the configuration. */
+export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
+  Layer.mergeAll(
+    EcfrReachability.layer,
+    McpCatalogLive
   ).pipe(
-    Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)),
+    Layer.provideMerge(dataServices(ecfrSource)),
     Layer.provide(FetchHttpClient.layer)
   )
 
@@ -81,5 +88,5 @@ export const publicServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
 
 export const PublicServices = publicServicesOver(Ecfr.layer)
 
-/** The public deployment: free reads, anonymous rate limit, API-key documents, the OAuth authorization server. */
+/** The public deployment: free reads, anonymous rate limit, API-key documents, MCP, the OAuth authorization server. */
 export const PublicApp = Layer.mergeAll(AppRoutes, OAuthRoutesLive).pipe(Layer.provide(PublicServices))

@@ -27,15 +27,30 @@ export interface AccessPolicyShape {
   ) => Effect.Effect<AccessDenied | undefined> | undefined
   /** Fields the service index adds to describe access (`host`, `auth`). */
   readonly indexFields: { readonly host?: string; readonly auth?: string }
+  /** The bearer credentials this deployment accepts, as MCP discovery and RFC 9728 metadata advertise them. */
+  readonly bearers: BearerCredentials
+}
+
+export interface BearerCredentials {
+  readonly formats: ReadonlyArray<string>
+  /** Issuers of those credentials (RFC 8414 issuer identifiers); empty when none is configured. */
+  readonly authorizationServers: ReadonlyArray<string>
 }
 
 export class AccessPolicy extends Context.Tag("app/AccessPolicy")<AccessPolicy, AccessPolicyShape>() {}
 
-/** The public deployment: no path is guarded here. */
-export const layerOpen: Layer.Layer<AccessPolicy> = Layer.succeed(AccessPolicy, {
-  check: () => undefined,
-  indexFields: {}
-})
+/** The public deployment: no path is guarded here; API keys and OAuth tokens from `AUTH_URL`. */
+export const layerOpen: Layer.Layer<AccessPolicy, never, AppConfig> = Layer.effect(
+  AccessPolicy,
+  Effect.map(AppConfig, (config) => ({
+    check: () => undefined,
+    indexFields: {},
+    bearers: {
+      formats: ["svc_oauth_… (OAuth 2.1 access token)", "svc_live_… (API key)"],
+      authorizationServers: [config.authUrl]
+    }
+  }))
+)
 
 interface Rule {
   readonly matches: (path: string) => boolean
@@ -103,6 +118,10 @@ export const layerServiceJwt: Layer.Layer<AccessPolicy, never, Auth | AppConfig>
           Option.getOrElse(config.serviceJwt.issuer, () => "the configured issuer"),
           config.serviceJwt.audience
         )
+      },
+      bearers: {
+        formats: [`service JWT (audience ${config.serviceJwt.audience}, \`${Entitlement.mcp}\` entitlement for /mcp)`],
+        authorizationServers: Option.toArray(config.serviceJwt.issuer)
       }
     }
   })

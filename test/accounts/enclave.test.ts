@@ -146,10 +146,21 @@ describe("enclave deployment", () => {
   })
 
   it("has no OAuth authorization server", async () => {
-    expect(JSON.stringify((await (await get("/")).json()).endpoints)).not.toContain("oauth")
+    const directory = JSON.stringify((await (await get("/")).json()).endpoints)
+    expect(directory).not.toContain("oauth-authorization-server")
+    expect(directory).not.toContain("/oauth/")
     expect((await get("/.well-known/oauth-authorization-server")).status).toBe(404)
     const register = await server.get("/oauth/register", { method: "POST", body: "{}" })
     expect(register.status).toBe(404)
+  })
+
+  it("advertises service JWTs from their issuer, not OAuth, in the MCP metadata", async () => {
+    const resource = await (await get("/.well-known/oauth-protected-resource/mcp")).json()
+    expect(resource.authorization_servers).toEqual([issuer])
+    const discovery = await (await get("/.well-known/mcp")).json()
+    expect(discovery.auth.authorizationServers).toEqual([issuer])
+    expect(discovery.auth.bearerFormats).toEqual([expect.stringMatching(/^service JWT \(audience urn:svc:enclave/)])
+    expect(JSON.stringify(discovery)).not.toMatch(/svc_oauth_|svc_live_/)
   })
 
   it("never answers an unauthenticated request from what an authenticated one was served", async () => {

@@ -1,10 +1,14 @@
+import { toolNames } from "../../src/mcp/ToolCatalog.ts"
+
+/** The MCP tools the service offers (the catalogue's names, whatever the caller's disclosure). */
+export const mcpToolNames = (): ReadonlySet<string> => new Set(toolNames)
+
 /**
- * The MCP tool names skills may mention: the single source the skill content checks read. Until
- * the MCP tool catalogue exists, these are the names SPEC.md publishes (free tools, the enterprise
- * pairs per document slug, and the other enterprise tools it names). Once the catalogue is merged,
- * this returns the catalogue's names instead, every tool whatever the caller's disclosure.
+ * The tool names SPEC.md publishes (free tools, the enterprise pairs per document slug, and the
+ * other enterprise tools it names). A skill mentioning one the catalogue does not offer yet is
+ * pending, not wrong; any other unknown name is a problem.
  */
-export const mcpToolNames = (): ReadonlySet<string> => new Set([...freeTools, ...enterpriseTools])
+export const specToolNames = (): ReadonlySet<string> => new Set([...freeTools, ...enterpriseTools])
 
 const freeTools = [
   "list_skills",

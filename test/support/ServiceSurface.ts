@@ -1,7 +1,7 @@
 import { OpenApi } from "@effect/platform"
 import { Api } from "../../src/http/Api.ts"
 import { routes } from "../../src/http/App.ts"
-import { mcpToolNames } from "./McpToolNames.ts"
+import { mcpToolNames, specToolNames } from "./McpToolNames.ts"
 
 /** One endpoint a skill may name: `segments` holds `undefined` for a path parameter. */
 export interface SurfaceEndpoint {
@@ -18,6 +18,8 @@ export interface SurfaceEndpoint {
 export interface ServiceSurface {
   readonly endpoints: ReadonlyArray<SurfaceEndpoint>
   readonly mcpToolNames: ReadonlySet<string>
+  /** Tools SPEC.md names; while the catalogue lacks one, mentions of it are pending. */
+  readonly specToolNames: ReadonlySet<string>
   /**
    * Endpoint families SPEC.md defines (`api/eccn`, `pdf`, `mcp` …). While a family has no endpoint
    * in the app yet, mentions of it are reported as pending instead of failing; as soon as one of
@@ -80,5 +82,5 @@ export const serviceSurface = (toolNames: ReadonlySet<string> = mcpToolNames()):
     if (documented.has(key)) continue
     endpoints.push({ method: route.method, ...shape, query: undefined, removed: route.group === undefined })
   }
-  return { endpoints, mcpToolNames: toolNames, specFamilies }
+  return { endpoints, mcpToolNames: toolNames, specToolNames: specToolNames(), specFamilies }
 }

@@ -113,7 +113,7 @@ const filesOf = (skill: PublishedSkill): Array<{ path: string; text: string }> =
 
 export interface ContentReport {
   readonly problems: Array<SourceProblem>
-  /** Mentions of SPEC endpoint families the app does not serve yet (see `ServiceSurface.specFamilies`). */
+  /** Mentions of SPEC endpoint families and MCP tools the app does not serve yet (see `ServiceSurface`). */
   readonly pending: Array<SourceProblem>
 }
 
@@ -192,9 +192,9 @@ export const checkCollection = (collection: SkillCollection, surface: ServiceSur
       if (text.trim().length < 40) problems.push({ path, message: "is (almost) empty" })
       checkEndpoints(path, text, surface, collection, report)
       for (const tool of new Set(toolMentions(text))) {
-        if (!surface.mcpToolNames.has(tool)) {
-          problems.push({ path, message: `names MCP tool \`${tool}\`, which does not exist` })
-        }
+        if (surface.mcpToolNames.has(tool)) continue
+        if (surface.specToolNames.has(tool)) report.pending.push({ path, message: `MCP ${tool}` })
+        else problems.push({ path, message: `names MCP tool \`${tool}\`, which does not exist` })
       }
       for (const name of new Set(skillNameMentions(text))) {
         if (!isSkillName(name)) problems.push({ path, message: `names skill \`${name}\`, which does not exist` })

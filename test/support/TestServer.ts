@@ -39,6 +39,7 @@ export const startServer = async (options: {
 } = {}): Promise<RunningServer> => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
+  // as in the environment, AUTH_URL defaults to the public base URL
   const config = testConfig({ port, publicBaseUrl: base, authUrl: base, ...options.config })
   const scope = Effect.runSync(Scope.make())
   const layer = NodeServer.serve(options.app ?? appLayer(`node ${process.version}`)).pipe(

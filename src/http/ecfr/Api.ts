@@ -4,6 +4,8 @@ import {
   CfrTreeNode,
   MetaPayload,
   PartSearchResponse,
+  SearchDefaults,
+  SearchParams,
   SectionsPayload,
   TitleSearchResponse,
   UnsupportedPart,
@@ -27,27 +29,10 @@ const PartPath = Schema.Struct({ part: PartParam })
 const SectionPath = Schema.Struct({ part: PartParam, section: SectionParam })
 
 const searchParams = {
-  q: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(500)).annotations({
-    description: "Search terms (required, at most 500 characters)"
-  }),
-  page: Schema.optionalWith(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)).annotations({
-      description: "Page, from 1 (eCFR search stops at 10,000 results)"
-    }),
-    { default: () => 1 }
-  ),
-  per_page: Schema.optionalWith(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 20)).annotations({
-      description: "Results per page, 1 to 20 (default 10)"
-    }),
-    { default: () => 10 }
-  ),
-  cursor: Schema.optional(
-    Schema.String.pipe(Schema.maxLength(2048)).annotations({
-      description: "Opaque `meta.nextCursor` of the previous page, passed back verbatim with the same `q`; " +
-        "when present it decides the page and page size"
-    })
-  )
+  q: SearchParams.q,
+  page: Schema.optionalWith(SearchParams.page, { default: () => SearchDefaults.page }),
+  per_page: Schema.optionalWith(SearchParams.per_page, { default: () => SearchDefaults.perPage }),
+  cursor: Schema.optional(SearchParams.cursor)
 }
 
 const staleNote = "When eCFR cannot be reached and a stored snapshot answers, the response carries " +

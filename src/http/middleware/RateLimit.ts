@@ -53,9 +53,11 @@ export const withRateLimit = <E, R>(
   if (limiter.limit === 0 || !limitedPath(info.routedPath)) return app
   const authorization = info.request.headers["authorization"]
   if (authorization !== undefined) {
-    return Effect.flatMap(
-      options.auth.authenticate(authorization),
-      (principal) => hasUsableCredential(principal) ? app : limitAnonymous(app, info, limiter, options)
+    return options.auth.authenticate(authorization).pipe(
+      Effect.map(hasUsableCredential),
+      // a credential that cannot be checked counts as anonymous; nothing about it is logged
+      Effect.catchAllCause(() => Effect.as(Effect.logWarning("credential check for the rate limit failed"), false)),
+      Effect.flatMap((usable) => usable ? app : limitAnonymous(app, info, limiter, options))
     )
   }
   return limitAnonymous(app, info, limiter, options)

@@ -1,0 +1,84 @@
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ecfrRoutes } from "../test/support/EcfrFake.ts"
+import { fixtureParts, writeSavedResponses } from "../test/support/EcfrFixtures.ts"
+import { startFakeUpstream } from "../test/support/FakeUpstream.ts"
+import { generatedCcl } from "./lib/generated-ccl.ts"
+import { compare } from "./lib/load.ts"
+import { startService } from "./lib/processes.ts"
+
+/**
+ * MCP `tools/call get_eccn` against its REST twin `GET /api/eccn/{eccn}?format=json` on one server,
+ * same ECCN, same credential (so neither answer comes from the anonymous response cache): the cost
+ * of the JSON-RPC envelope, header validation, argument decoding and result encoding (the JSON twice:
+ * as structuredContent and as text) over the HttpApi route. The CCL is a generated 2 MB part 774
+ * served by a loopback fake eCFR.
+ */
+const bearer = "svc_live_bench"
+const eccn = "5A002.a.1"
+
+export const run = async () => {
+  const ecfr = await startFakeUpstream([
+    ecfrRoutes(writeSavedResponses(new Map([...fixtureParts(), [774, generatedCcl().xml]])))
+  ])
+  const service = await startService(
+    {
+      RATE_LIMIT_PER_MINUTE: "0",
+      LOG_LEVEL: "warn",
+      BENCH_BEARER: bearer,
+      ECFR_BASE_URL: ecfr.url,
+      DATA_DIR: mkdtempSync(join(tmpdir(), "bench-mcp-"))
+    },
+    "bench/lib/mcp-server.ts"
+  )
+  try {
+    const authorization = `Bearer ${bearer}`
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "get_eccn",
+        arguments: { eccn },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {}
+        }
+      }
+    })
+    const mcpHeaders = {
+      authorization,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "get_eccn"
+    }
+    const restUrl = `${service.url}/api/eccn/${eccn}?format=json`
+    const rest = await (await fetch(restUrl, { headers: { authorization } })).text()
+    const answer = await (await fetch(`${service.url}/mcp`, { method: "POST", headers: mcpHeaders, body })).json()
+    if (JSON.stringify(answer.result?.structuredContent) !== rest) {
+      throw new Error(`tools/call get_eccn does not answer the REST JSON: ${JSON.stringify(answer).slice(0, 300)}`)
+    }
+    const result = await compare(
+      { url: `${service.url}/mcp`, options: { method: "POST", headers: mcpHeaders, body } },
+      { url: restUrl, options: { headers: { authorization } } }
+    )
+    const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000
+    return {
+      description: `tools/call get_eccn ${eccn} (2026-07-28, API key) vs GET /api/eccn/${eccn}?format=json ` +
+        "(same key, no response cache) on one server, 32 connections, alternating rounds",
+      goal: "MCP latency within 1.5 x REST",
+      restBytes: rest.length,
+      mcp: result.candidate,
+      rest: result.baseline,
+      throughputRatio: result.throughputRatio,
+      p50Ratio: ratio(result.candidate.p50Ms, result.baseline.p50Ms),
+      p99Ratio: ratio(result.candidate.p99Ms, result.baseline.p99Ms)
+    }
+  } finally {
+    await service.stop()
+    await ecfr.close()
+  }
+}

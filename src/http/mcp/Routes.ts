@@ -1,0 +1,104 @@
+import { HttpIncomingMessage, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Layer, Option } from "effect"
+import { McpCatalog } from "../../mcp/Catalog.ts"
+import { ErrorCode, RpcError } from "../../mcp/JsonRpc.ts"
+import * as Server from "../../mcp/Server.ts"
+import { AppConfig } from "../../services/AppConfig.ts"
+import { Auth } from "../../services/Auth.ts"
+import { rawRoute, type RouteDescriptor } from "../RouteCatalog.ts"
+import { DeprecatedMcpPath, McpPath, ProtectedResourceMetadataPath } from "./Api.ts"
+
+/** Room for the largest tool arguments (1 MB document payloads) plus the JSON-RPC envelope. */
+export const MaxBodyBytes = 2 * 1024 * 1024
+
+export const mcpRoutes: ReadonlyArray<RouteDescriptor> = [
+  rawRoute({
+    method: "POST",
+    path: McpPath,
+    group: "mcp",
+    summary: "MCP server (JSON-RPC 2.0, streamable HTTP, stateless): protocol 2026-07-28, 2025-11-25, 2025-06-18"
+  }),
+  rawRoute({ method: "POST", path: DeprecatedMcpPath, group: "mcp", summary: "deprecated alias of POST /mcp" })
+]
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
+
+const hostnameOf = (value: string): string | undefined => {
+  try {
+    return new URL(value.includes("://") ? value : `http://${value}`).hostname.toLowerCase()
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * DNS-rebinding protection (MCP transport security): a browser tricked into posting here carries the
+ * attacker's host name in `Host` and `Origin`. Only the public host name and loopback names pass.
+ */
+const rejectsOrigin = (headers: Readonly<Record<string, string | undefined>>, allowed: ReadonlySet<string>) => {
+  for (const name of ["origin", "host"]) {
+    const value = headers[name]
+    if (value === undefined || (name === "origin" && value === "null")) continue
+    const hostname = hostnameOf(value)
+    if (hostname === undefined || !allowed.has(hostname)) return true
+  }
+  return false
+}
+
+const json = (reply: Server.Reply, extraHeaders: Record<string, string>) => {
+  const headers = { ...extraHeaders, ...reply.headers }
+  return reply.body === undefined
+    ? HttpServerResponse.empty({ status: reply.status, headers })
+    : HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json", headers })
+}
+
+/** The unread rest of the body stays on the socket, so the connection is closed after the answer. */
+const tooLarge = new RpcError(ErrorCode.InvalidRequest, `Request body exceeds ${MaxBodyBytes} bytes`, 413, undefined, {
+  connection: "close"
+})
+
+/** The platform reports an over-long body (without Content-Length) as a failed read naming `maxBytes`. */
+const unreadable = (cause: unknown) =>
+  String(cause).includes("maxBytes")
+    ? tooLarge
+    : new RpcError(ErrorCode.InvalidRequest, "Request body could not be read", 400)
+
+/** `POST /mcp` and its deprecated alias `POST /mcp/pro`. */
+export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
+  const config = yield* AppConfig
+  const catalog = yield* McpCatalog
+  const auth = yield* Auth
+  const base = config.publicBaseUrl
+  const options: Server.ServerOptions = { catalog, resourceMetadataUrl: `${base}${ProtectedResourceMetadataPath}` }
+  const allowedHosts = new Set([...loopbackHosts, ...Option.toArray(Option.fromNullable(hostnameOf(base)))])
+  const deprecation = { deprecation: "true", link: `<${base}${McpPath}>; rel="successor-version"` }
+
+  const forbidden = new RpcError(ErrorCode.InvalidRequest, "Forbidden: Origin or Host is not allowed", 403)
+  const maxBodySize = Option.some(MaxBodyBytes)
+
+  // plain combinators, not a generator: this runs on every MCP request
+  const handle = (extraHeaders: Record<string, string>) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const headers = request.headers
+      if (rejectsOrigin(headers, allowedHosts)) {
+        return Effect.succeed(json(Server.failure(null, forbidden), extraHeaders))
+      }
+      if (Number(headers["content-length"] ?? 0) > MaxBodyBytes) {
+        return Effect.succeed(json(Server.failure(null, tooLarge), extraHeaders))
+      }
+      return request.text.pipe(
+        HttpIncomingMessage.withMaxBodySize(maxBodySize),
+        Effect.matchEffect({
+          onFailure: (error) => Effect.succeed(Server.failure(null, unreadable(error.cause))),
+          onSuccess: (body) =>
+            Server.handle(options, { body, headers, principal: auth.authenticate(headers["authorization"]) })
+        }),
+        Effect.map((reply) => json(reply, extraHeaders))
+      )
+    })
+
+  return HttpLayerRouter.addAll([
+    HttpLayerRouter.route("POST", McpPath, handle({})),
+    HttpLayerRouter.route("POST", DeprecatedMcpPath, handle(deprecation))
+  ])
+}))

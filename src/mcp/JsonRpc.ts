@@ -1,0 +1,112 @@
+/**
+ * JSON-RPC 2.0 as MCP uses it over HTTP: one message per POST, no batches. Parsing never throws;
+ * every way a body can be wrong maps to the error the spec names for it.
+ */
+
+export type RequestId = string | number
+
+export interface JsonRpcRequest {
+  readonly id: RequestId
+  readonly method: string
+  readonly params: Record<string, unknown>
+}
+
+export interface JsonRpcNotification {
+  readonly method: string
+}
+
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Implementation-defined (JSON-RPC server-error range, outside the range MCP reserves). */
+  Unauthorized: -32000,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022
+} as const
+
+/** A JSON-RPC error with the HTTP status it is sent with. */
+export class RpcError {
+  constructor(
+    readonly code: number,
+    readonly message: string,
+    readonly status: number = 200,
+    readonly data?: unknown,
+    readonly headers?: Readonly<Record<string, string>>
+  ) {}
+}
+
+export type Parsed =
+  | { readonly _tag: "Request"; readonly request: JsonRpcRequest }
+  | { readonly _tag: "Notification"; readonly notification: JsonRpcNotification }
+  | { readonly _tag: "Invalid"; readonly id: RequestId | null; readonly error: RpcError }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const isRequestId = (value: unknown): value is RequestId =>
+  typeof value === "string" || (typeof value === "number" && Number.isFinite(value))
+
+const invalid = (id: RequestId | null, message: string): Parsed => ({
+  _tag: "Invalid",
+  id,
+  error: new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${message}`, 400)
+})
+
+/** Classifies a POST body: a request, a notification, or the error to answer with. */
+export const parse = (text: string): Parsed => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return {
+      _tag: "Invalid",
+      id: null,
+      error: new RpcError(ErrorCode.ParseError, "Parse error: body is not JSON", 400)
+    }
+  }
+  if (Array.isArray(body)) return invalid(null, "batches are not supported; send one message per request")
+  if (!isObject(body)) return invalid(null, "the body must be a JSON-RPC object")
+  const id = isRequestId(body.id) ? body.id : null
+  if (body.jsonrpc !== "2.0") return invalid(id, "`jsonrpc` must be \"2.0\"")
+  if (typeof body.method !== "string" || body.method.length === 0) return invalid(id, "`method` must be a string")
+  if (body.params !== undefined && !isObject(body.params)) return invalid(id, "`params` must be an object")
+  if (!("id" in body)) return { _tag: "Notification", notification: { method: body.method } }
+  if (id === null) return invalid(null, "`id` must be a string or a number")
+  return { _tag: "Request", request: { id, method: body.method, params: body.params ?? {} } }
+}
+
+export const result = (id: RequestId, value: Record<string, unknown>) => ({ jsonrpc: "2.0", id, result: value })
+
+export const error = (id: RequestId | null, failure: RpcError) => ({
+  jsonrpc: "2.0",
+  id,
+  error: {
+    code: failure.code,
+    message: failure.message,
+    ...(failure.data === undefined ? {} : { data: failure.data })
+  }
+})
+
+const placeholder = "\u0000json-text\u0000"
+
+/**
+ * JSON serialized once and spliced verbatim into the response text: a tool result carries its
+ * structured content twice (as `structuredContent` and as JSON text), and serializing it twice
+ * is the largest cost of a call.
+ */
+export class JsonText {
+  constructor(readonly json: string) {}
+  toJSON() {
+    return placeholder
+  }
+}
+
+/** The response text of a body holding at most one `JsonText`. */
+export const serialize = (body: unknown, spliced: JsonText | undefined): string => {
+  const text = JSON.stringify(body)
+  return spliced === undefined ? text : text.replace(JSON.stringify(placeholder), () => spliced.json)
+}

@@ -1,0 +1,94 @@
+import { Effect } from "effect"
+import { hasUsableCredential, type Principal } from "../domain/Principal.ts"
+import type { McpCatalogShape } from "./Catalog.ts"
+import * as JsonRpc from "./JsonRpc.ts"
+import { ErrorCode, RpcError } from "./JsonRpc.ts"
+import { methods, serverInfo } from "./Methods.ts"
+import { classify, type Era, MetaKey } from "./Protocol.ts"
+
+type Headers = Readonly<Record<string, string | undefined>>
+
+/** What the HTTP layer sends back for one POST: a status, the JSON text (none for 202) and extra headers. */
+export interface Reply {
+  readonly status: number
+  readonly body?: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export interface ServerOptions {
+  readonly catalog: McpCatalogShape
+  /** RFC 9728 metadata URL announced in the `WWW-Authenticate` challenge of a 401. */
+  readonly resourceMetadataUrl: string
+}
+
+export const failure = (id: JsonRpc.RequestId | null, error: RpcError, status = error.status): Reply => ({
+  status,
+  body: JSON.stringify(JsonRpc.error(id, error)),
+  ...(error.headers === undefined ? {} : { headers: error.headers })
+})
+
+const challenge = (resourceMetadataUrl: string, bearerPresented: boolean) =>
+  new RpcError(
+    ErrorCode.Unauthorized,
+    bearerPresented
+      ? "Unauthorized: the bearer token is not recognized or no longer active"
+      : "Unauthorized: tools/call and resources/read need an OAuth access token or an API key as a bearer token",
+    401,
+    { resource_metadata: resourceMetadataUrl },
+    {
+      "www-authenticate": `Bearer resource_metadata="${resourceMetadataUrl}"` +
+        (bearerPresented ? ", error=\"invalid_token\"" : "")
+    }
+  )
+
+/**
+ * Every result says it is complete; serverInfo rides along on 2026-07-28. The 2025 revisions know
+ * no resultType, and their clients expect an empty result (ping, logging/setLevel) to be `{}`.
+ */
+const complete = (era: Era, value: Record<string, unknown>): Record<string, unknown> => {
+  if (era._tag === "Legacy") return Object.keys(value).length === 0 ? value : { resultType: "complete", ...value }
+  const meta = typeof value._meta === "object" && value._meta !== null ? value._meta : {}
+  return { resultType: "complete", ...value, _meta: { ...meta, [MetaKey.serverInfo]: serverInfo } }
+}
+
+/**
+ * One MCP POST from body text to reply: envelope, era and header validation, method lookup, the
+ * authorization gate, then the method. Protocol misuse answers with a JSON-RPC error at the status
+ * the era prescribes; legacy-era method errors travel with 200 as 2025 clients expect.
+ */
+export const handle = (
+  options: ServerOptions,
+  input: {
+    readonly body: string
+    readonly headers: Headers
+    readonly principal: Effect.Effect<Principal>
+  }
+): Effect.Effect<Reply> => {
+  const parsed = JsonRpc.parse(input.body)
+  if (parsed._tag === "Invalid") return Effect.succeed(failure(parsed.id, parsed.error))
+  if (parsed._tag === "Notification") return Effect.succeed({ status: 202 })
+  const request = parsed.request
+  const era = classify(request, input.headers)
+  if (era instanceof RpcError) return Effect.succeed(failure(request.id, era))
+  const legacy = era._tag === "Legacy"
+  const method = methods[request.method]
+  if (method === undefined || (method.era === "legacy" && !legacy)) {
+    const notFound = new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`)
+    return Effect.succeed(failure(request.id, notFound, legacy ? 200 : 404))
+  }
+  return Effect.flatMap(input.principal, (principal) => {
+    if (method.authenticated && !hasUsableCredential(principal)) {
+      const presented = input.headers["authorization"] !== undefined
+      return Effect.succeed(failure(request.id, challenge(options.resourceMetadataUrl, presented)))
+    }
+    return method.run({ params: request.params, era, principal, catalog: options.catalog }).pipe(
+      Effect.match({
+        onFailure: (error): Reply => failure(request.id, error, legacy && error.status === 400 ? 200 : error.status),
+        onSuccess: (value): Reply => {
+          const spliced = value.structuredContent instanceof JsonRpc.JsonText ? value.structuredContent : undefined
+          return { status: 200, body: JsonRpc.serialize(JsonRpc.result(request.id, complete(era, value)), spliced) }
+        }
+      })
+    )
+  })
+}

@@ -1,0 +1,155 @@
+import type { Effect } from "effect"
+import { JSONSchema, Option, Schema, SchemaAST } from "effect"
+
+/** MCP tool annotations: hints for clients deciding how to present or confirm a call. */
+export interface ToolAnnotations {
+  readonly title?: string
+  readonly readOnlyHint?: boolean
+  readonly destructiveHint?: boolean
+  readonly idempotentHint?: boolean
+  readonly openWorldHint?: boolean
+}
+
+/** What a tool returns: a domain schema (sent as `structuredContent` plus its JSON text), or text. */
+export type ToolOutput<A> =
+  | { readonly _tag: "Structured"; readonly schema: Schema.Schema<A, any, never> }
+  | { readonly _tag: "Text"; readonly mimeType: string; readonly render: (value: A) => string }
+
+export const structured = <A, I>(schema: Schema.Schema<A, I, never>): ToolOutput<A> => ({ _tag: "Structured", schema })
+
+export const text = <A>(mimeType: string, render: (value: A) => string): ToolOutput<A> => ({
+  _tag: "Text",
+  mimeType,
+  render
+})
+
+/** A tool's value with metadata for the result's `_meta` (the eCFR issue date, staleness …). */
+export class Annotated<A> {
+  constructor(readonly value: A, readonly meta: Readonly<Record<string, unknown>>) {}
+}
+
+/**
+ * One MCP tool, declared once: its name and description for agents, its version, the input schema
+ * (a domain `Schema.Struct` of JSON-typed fields), the output, and `run`, which calls the same
+ * service method as the tool's REST twin. `enterprise` tools are disclosed to authenticated callers
+ * only.
+ */
+export interface Tool<I, O, E, R> {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly version: string
+  /** Why and what replaces it, when the tool is deprecated. */
+  readonly deprecated?: string
+  readonly enterprise: boolean
+  readonly annotations: ToolAnnotations
+  readonly input: Schema.Schema<I, any, never>
+  readonly output: ToolOutput<O>
+  readonly run: (input: I) => Effect.Effect<O | Annotated<O>, E, R>
+}
+
+export type Any = Tool<any, any, any, any>
+
+/** The services the tools of a list need. */
+export type Requirements<T extends Any> = T extends Tool<any, any, any, infer R> ? R : never
+
+/** Read-only lookups of public regulatory data: the annotations nearly every tool here carries. */
+export const readOnly = (title: string, openWorld = false): ToolAnnotations => ({
+  title,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: openWorld
+})
+
+export const make = <I, II, O, E, R>(
+  tool: Omit<Tool<I, O, E, R>, "input" | "enterprise"> & {
+    readonly input: Schema.Schema<I, II, never>
+    readonly enterprise?: boolean
+  }
+): Tool<I, O, E, R> => ({ ...tool, enterprise: tool.enterprise ?? false })
+
+const baseOf = (ast: SchemaAST.AST): SchemaAST.AST => SchemaAST.isRefinement(ast) ? baseOf(ast.from) : ast
+
+const isStringLike = (ast: SchemaAST.AST): boolean => {
+  const base = baseOf(ast)
+  return SchemaAST.isStringKeyword(base) || SchemaAST.isTemplateLiteral(base) ||
+    (SchemaAST.isLiteral(base) && typeof base.literal === "string") ||
+    (SchemaAST.isUnion(base) &&
+      base.types.every((member) => isStringLike(member) || SchemaAST.isUndefinedKeyword(member)))
+}
+
+/**
+ * A string refined after a string transformation (`Trim` then lengths) documents its encoded side
+ * only ("a string that will be trimmed"); restate the refinements' own description and limits.
+ */
+const documentRefinements = (ast: SchemaAST.AST): SchemaAST.AST => {
+  const documented: Record<string, unknown> = { type: "string" }
+  for (let node = ast; SchemaAST.isRefinement(node); node = node.from) {
+    for (
+      const [key, value] of Object.entries(SchemaAST.getJSONSchemaAnnotation(node).pipe(Option.getOrElse(() => ({}))))
+    ) {
+      if (!(key in documented)) documented[key] = value
+    }
+  }
+  const description = SchemaAST.getDescriptionAnnotation(ast)
+  if (Option.isSome(description)) documented.description = description.value
+  return SchemaAST.annotations(ast, { [SchemaAST.JSONSchemaAnnotationId]: documented })
+}
+
+/** A field sent as a string in a URL (`NumberFromString` …) becomes its typed form in JSON arguments. */
+const jsonField = (ast: SchemaAST.AST): SchemaAST.AST => {
+  if (SchemaAST.isUnion(ast)) return SchemaAST.Union.make(ast.types.map(jsonField), ast.annotations)
+  if (!isStringLike(SchemaAST.encodedAST(ast))) return ast
+  if (!isStringLike(SchemaAST.typeAST(ast))) return SchemaAST.typeAST(ast)
+  return SchemaAST.isRefinement(ast) && ast !== SchemaAST.typeAST(ast) ? documentRefinements(ast) : ast
+}
+
+/**
+ * The JSON-arguments form of a domain parameter struct written for URLs: same fields, same
+ * decoded type, but numbers and booleans are JSON numbers and booleans instead of strings.
+ */
+export const jsonArguments = <Fields extends Schema.Struct.Fields>(
+  params: Schema.Struct<Fields>
+): Schema.Schema<Schema.Struct.Type<Fields>, unknown> => {
+  const ast = params.ast as SchemaAST.TypeLiteral
+  const fields = ast.propertySignatures.map((field) =>
+    new SchemaAST.PropertySignature(
+      field.name,
+      jsonField(field.type),
+      field.isOptional,
+      field.isReadonly,
+      field.annotations
+    )
+  )
+  return Schema.make(new SchemaAST.TypeLiteral(fields, ast.indexSignatures, ast.annotations))
+}
+
+/** A JSON Schema (2020-12, MCP's default dialect) with the object at the root, shared definitions under `$defs`. */
+export const jsonSchemaOf = (schema: Schema.Schema.Any): Record<string, unknown> => {
+  // Effect renders `{}` as "any non-nullish value"; MCP wants an object schema at the root
+  const ast = SchemaAST.encodedAST(schema.ast)
+  if (SchemaAST.isTypeLiteral(ast) && ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
+    return { type: "object", properties: {}, additionalProperties: false }
+  }
+  const definitions: Record<string, JSONSchema.JsonSchema7> = {}
+  const root = JSONSchema.fromAST(schema.ast, {
+    definitions,
+    target: "jsonSchema2020-12",
+    topLevelReferenceStrategy: "skip"
+  }) as unknown as Record<string, unknown>
+  // a union of objects (an answer that comes in kinds) is still an object, as MCP requires at the root
+  const typed = root.type === undefined && Array.isArray(root.anyOf) ? { type: "object", ...root } : root
+  return Object.keys(definitions).length === 0 ? typed : { ...typed, $defs: definitions }
+}
+
+/** The entry of a tool in `tools/list`. */
+export const describe = (tool: Any): Record<string, unknown> => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.deprecated === undefined ? tool.description : `Deprecated: ${tool.deprecated} ${tool.description}`,
+  inputSchema: jsonSchemaOf(tool.input),
+  ...(tool.output._tag === "Structured" ? { outputSchema: jsonSchemaOf(tool.output.schema) } : {}),
+  annotations: tool.annotations,
+  _meta: { "svc/version": tool.version, "svc/deprecated": tool.deprecated !== undefined }
+})

@@ -1,0 +1,32 @@
+import * as Catalog from "./Catalog.ts"
+import { countryChartResources, eccnResources } from "./resources/Eccn.ts"
+import { ecfrResources } from "./resources/Ecfr.ts"
+import { skillResources } from "./resources/Skills.ts"
+import { eccnTools } from "./tools/Eccn.ts"
+import { ecfrTools } from "./tools/Ecfr.ts"
+import { enforcementTools } from "./tools/Enforcement.ts"
+import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
+import { researchTools } from "./tools/Research.ts"
+import { screeningTools } from "./tools/Screening.ts"
+import { skillsTools } from "./tools/Skills.ts"
+
+/**
+ * The production MCP surface: every tool in the order `tools/list` shows it, and every resource
+ * family. A tool is listed here only once the service behind its REST twin exists.
+ */
+export const productionTools = [
+  ...skillsTools,
+  ...ecfrTools,
+  ...eccnTools,
+  ...regulatoryStatusTools,
+  ...screeningTools,
+  ...enforcementTools,
+  ...researchTools
+] as const
+
+export const productionResources = [skillResources, ecfrResources, eccnResources, countryChartResources] as const
+
+/** Every tool name the service offers, free and enterprise. */
+export const toolNames: ReadonlyArray<string> = productionTools.map((tool) => tool.name)
+
+export const McpCatalogLive = Catalog.layer({ tools: productionTools, resources: productionResources })

@@ -1,0 +1,76 @@
+import { Effect, Schema } from "effect"
+import { CountryChartAnswer, CountryChartParams } from "../../domain/Country.ts"
+import { EccnAnswer, EccnParameter, parseEccnQuery } from "../../domain/Eccn.ts"
+import { RadarParams, RadarResponse } from "../../domain/Radar.ts"
+import { CclIndex } from "../../services/CclIndex.ts"
+import { CountryChart } from "../../services/CountryChart.ts"
+import { Radar } from "../../services/Radar.ts"
+import * as Tool from "../Tool.ts"
+
+/** REST twin: `GET /api/eccn/{eccn}?format=json`. */
+export const getEccn = Tool.make({
+  name: "get_eccn",
+  title: "Commerce Control List entry",
+  description: "One ECCN of the Commerce Control List (15 CFR 774 Supp. 1), or one paragraph of it (`0A501.f`, " +
+    "`5A002.a.1`): heading, License Requirements with the reasons for control and Country Chart columns, List " +
+    "Based License Exceptions, and the List of Items Controlled, with its citation and eCFR date. `EAR99` " +
+    "explains the designation. An unknown ECCN is an error naming the nearest entries.",
+  version: "1.0.0",
+  annotations: Tool.readOnly("Commerce Control List entry"),
+  input: Schema.Struct({ eccn: EccnParameter }),
+  output: Tool.structured(EccnAnswer),
+  // the parameter's pattern admits only ECCN queries, so the parse cannot fail
+  run: ({ eccn }) => Effect.flatMap(CclIndex, (ccl) => ccl.lookup(parseEccnQuery(eccn)!))
+})
+
+/** REST twin: `GET /api/country-chart`. */
+export const getCountryChartRow = Tool.make({
+  name: "get_country_chart_row",
+  title: "Country Chart row and Country Groups",
+  description: "The Commerce Country Chart row (15 CFR 738 Supp. 1) of a destination with its footnotes, its " +
+    "Country Group memberships (15 CFR 740 Supp. 1) and embargo notes; with `eccn`, which of that ECCN's " +
+    "reasons for control need a license there. Countries by name, common name or ISO code.",
+  version: "1.0.0",
+  annotations: Tool.readOnly("Country Chart row and Country Groups"),
+  input: CountryChartParams,
+  output: Tool.structured(CountryChartAnswer),
+  run: (params) => Effect.flatMap(CountryChart, (chart) => chart.lookup(params))
+})
+
+const RuleChangesInput = Schema.Struct({
+  topic: RadarParams.fields.topic,
+  eccn: Schema.optional(EccnParameter.annotations({
+    description: "Keep only documents naming this ECCN (a paragraph matches its ECCN), e.g. `3A090`"
+  })),
+  limit: Schema.optional(
+    Schema.Int.pipe(Schema.between(1, 100)).annotations({
+      description: "Maximum number of documents, 1 to 100 (default: all the radar holds)"
+    })
+  )
+})
+
+/** REST twin: `GET /api/radar` (the ECCN filter and limit narrow its answer). */
+export const getRuleChanges = Tool.make({
+  name: "get_rule_changes",
+  title: "Recent rule changes",
+  description: "Recent BIS, DDTC and OFAC rulemaking from the Federal Register (rules, proposed rules, notices), " +
+    "newest first, by topic (affiliates, ai, firearms, suppressors, country-groups, semiconductors) and " +
+    "optionally only those naming an ECCN. Fails soft: `error` (or `stale: true`) says when the Federal " +
+    "Register could not be read.",
+  version: "1.0.0",
+  annotations: Tool.readOnly("Recent rule changes", true),
+  input: RuleChangesInput,
+  output: Tool.structured(RadarResponse),
+  run: ({ eccn, limit, topic }) =>
+    Effect.flatMap(Radar, (radar) =>
+      Effect.map(radar.recent(topic), (answer) => {
+        const query = eccn === undefined ? undefined : parseEccnQuery(eccn)
+        const named = query === undefined ? undefined : query._tag === "Entry" ? query.eccn : "EAR99"
+        const results = answer.results
+          .filter((item) => named === undefined || item.eccns.some((listed) => listed.startsWith(named)))
+          .slice(0, limit)
+        return { ...answer, results, count: results.length }
+      }))
+})
+
+export const eccnTools = [getEccn, getCountryChartRow, getRuleChanges] as const

@@ -1,0 +1,50 @@
+import { Effect, Schema } from "effect"
+import { SkillBundle, SkillList, SkillName } from "../../domain/Skills.ts"
+import { SkillsMirror } from "../../services/SkillsMirror.ts"
+import * as Tool from "../Tool.ts"
+
+const NameInput = Schema.Struct({
+  name: SkillName.annotations({ description: "The skill, e.g. `svc-classify`; `list_skills` names all 20" })
+})
+
+/** REST twin: `GET /skills`. */
+export const listSkills = Tool.make({
+  name: "list_skills",
+  title: "List the compliance skills",
+  description: "The 20 export-compliance skills (agent instruction packages): name, what each is for and when " +
+    "to load it, and the file names of its templates, references and prompts. Start here to pick a skill; " +
+    "each file is also a resource (svc://skills/<name>, svc://skills/<name>/<kind>/<file>).",
+  version: "1.0.0",
+  annotations: Tool.readOnly("List the compliance skills"),
+  input: Schema.Struct({}),
+  output: Tool.structured(SkillList),
+  run: () => Effect.flatMap(SkillsMirror, (mirror) => mirror.list)
+})
+
+/** REST twin: `GET /skills/{name}`. */
+export const getSkill = Tool.make({
+  name: "get_skill",
+  title: "Read a skill",
+  description: "The main file (SKILL.md, markdown) of one skill: the step-by-step procedure, which tools and " +
+    "endpoints to call, how to cite, what to escalate and what to refuse. Load it before doing the task.",
+  version: "1.0.0",
+  annotations: Tool.readOnly("Read a skill"),
+  input: NameInput,
+  output: Tool.text<string>("text/markdown", (markdown) => markdown),
+  run: ({ name }) => Effect.flatMap(SkillsMirror, (mirror) => Effect.map(mirror.skill(name), (skill) => skill.skillMd))
+})
+
+/** REST twin: `GET /skills/{name}/bundle`. */
+export const getSkillBundle = Tool.make({
+  name: "get_skill_bundle",
+  title: "Read a skill with all its files",
+  description: "One skill in full: SKILL.md plus every template, reference and prompt (file name → markdown). " +
+    "Use it when the task needs the templates or references, not just the procedure.",
+  version: "1.0.0",
+  annotations: Tool.readOnly("Read a skill with all its files"),
+  input: NameInput,
+  output: Tool.structured(SkillBundle),
+  run: ({ name }) => Effect.flatMap(SkillsMirror, (mirror) => mirror.bundle(name))
+})
+
+export const skillsTools = [listSkills, getSkill, getSkillBundle] as const

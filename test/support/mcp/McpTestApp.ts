@@ -1,0 +1,80 @@
+import { Layer } from "effect"
+import { AppRoutes } from "../../../src/http/App.ts"
+import { forRuntime } from "../../../src/layers/Main.ts"
+import { PublicServices } from "../../../src/layers/Public.ts"
+import * as Catalog from "../../../src/mcp/Catalog.ts"
+import * as Auth from "../../../src/services/Auth.ts"
+import { bearers, principals } from "../Principals.ts"
+import { type RunningServer, startServer } from "../TestServer.ts"
+import { fixtureTools, GlossaryLive, glossaryResources } from "./FixtureTools.ts"
+
+export interface FixtureAppOptions {
+  readonly pageSize?: number
+  /** Replaces the fixed bearer → principal table. */
+  readonly auth?: Layer.Layer<Auth.Auth>
+}
+
+/** The app with fixture-only tools and resources, fixed bearer principals and a given page size. */
+export const fixtureApp = (options: FixtureAppOptions = {}) => {
+  const overrides = Layer.mergeAll(
+    Catalog.layer({
+      tools: fixtureTools,
+      resources: [glossaryResources],
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize })
+    }).pipe(Layer.provide(GlossaryLive)),
+    options.auth ?? Auth.layerFixed(principals)
+  )
+  return forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), `node ${process.version}`)
+}
+
+/** The production app (real catalogue and services) with the fixed bearer principals or another Auth. */
+export const productionApp = (auth: Layer.Layer<Auth.Auth> = Auth.layerFixed(principals)) =>
+  forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(PublicServices)), `node ${process.version}`)
+
+/** `tools/call` on 2026-07-28 with an active API key; answers the JSON-RPC response body. */
+export const callTool = async (server: RunningServer, name: string, args: unknown): Promise<any> => {
+  const response = await modernPost(server, "tools/call", { name, arguments: args }, {
+    authorization: `Bearer ${bearers.apiKey}`
+  })
+  return response.json()
+}
+
+export const startFixtureServer = (options: FixtureAppOptions = {}): Promise<RunningServer> =>
+  startServer({ app: fixtureApp(options) })
+
+export const modernMeta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "test", version: "0" }
+}
+
+/** A 2026-07-28 request with the headers the revision requires (override any of them). */
+export const modernPost = (
+  server: RunningServer,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string | undefined> = {}
+) => {
+  const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined
+  const all: Record<string, string | undefined> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name === undefined ? {} : { "mcp-name": name }),
+    ...headers
+  }
+  return fetch(`${server.url}/mcp`, {
+    method: "POST",
+    headers: Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: modernMeta } })
+  })
+}
+
+/** A raw POST to /mcp (legacy era unless the headers or body say otherwise). */
+export const rawPost = (server: RunningServer, body: unknown, headers: Record<string, string> = {}, path = "/mcp") =>
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body)
+  })
