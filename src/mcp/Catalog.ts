@@ -76,11 +76,19 @@ const resultEncoder = (tool: Tool.Any) => {
     ? (value: unknown) => Either.right({ content: [{ type: "text", text: output.render(value) }] })
     : (() => {
       const encode = Schema.encodeEither(output.schema)
-      return (value: unknown) =>
-        Either.map(encode(value), (encoded) => {
+      // encoding is pure and domain values are immutable: a value the service hands out again (a
+      // memoized answer) keeps its encoding, which is most of the cost of a large result
+      const encodings = new WeakMap<object, Record<string, unknown>>()
+      return (value: unknown) => {
+        const known = typeof value === "object" && value !== null ? encodings.get(value) : undefined
+        if (known !== undefined) return Either.right(known)
+        return Either.map(encode(value), (encoded) => {
           const json = JSON.stringify(encoded)
-          return { content: [{ type: "text", text: json }], structuredContent: new JsonText(json) }
+          const result = { content: [{ type: "text", text: json }], structuredContent: new JsonText(json) }
+          if (typeof value === "object" && value !== null) encodings.set(value, result)
+          return result
         })
+      }
     })()
   return (value: unknown): Either.Either<Record<string, unknown>, ParseResult.ParseError> =>
     value instanceof Tool.Annotated

@@ -38,6 +38,9 @@ const sourceOf = (eccn: string, parsed: ParsedParts.Parsed<ParsedCcl>): CclSourc
   }
 }
 
+/** Distinct entries and paragraphs kept per snapshot; the CCL has a few thousand of them. */
+const maxRememberedAnswers = 4096
+
 export const make: Effect.Effect<CclIndexShape, never, EcfrSource | DataGeneration> = Effect.gen(function*() {
   const ccl = yield* ParsedParts.make({
     name: "Commerce Control List",
@@ -62,9 +65,19 @@ export const make: Effect.Effect<CclIndexShape, never, EcfrSource | DataGenerati
     ))
   }
 
-  const lookupEntry = (eccn: string, paragraph: string | undefined) =>
+  // Answers are immutable per snapshot: repeated lookups (agents ask for the same ECCNs again and
+  // again) share one object, which also lets the MCP catalogue reuse its encoding of it.
+  const answers = new WeakMap<ParsedParts.Parsed<ParsedCcl>, Map<string, EccnAnswer>>()
+  const remember = (parsed: ParsedParts.Parsed<ParsedCcl>, key: string, answer: EccnAnswer) => {
+    let forSnapshot = answers.get(parsed)
+    if (forSnapshot === undefined) answers.set(parsed, forSnapshot = new Map())
+    if (forSnapshot.size >= maxRememberedAnswers) forSnapshot.delete(forSnapshot.keys().next().value!)
+    forSnapshot.set(key, answer)
+    return answer
+  }
+
+  const answerOf = (parsed: ParsedParts.Parsed<ParsedCcl>, eccn: string, paragraph: string | undefined) =>
     Effect.gen(function*() {
-      const parsed = yield* ccl.get
       const entry = yield* findEntry(parsed, eccn)
       const source = sourceOf(eccn, parsed)
       if (paragraph === undefined) {
@@ -90,6 +103,15 @@ export const make: Effect.Effect<CclIndexShape, never, EcfrSource | DataGenerati
         entry: { ...entry, listOfItemsControlled: { ...entry.listOfItemsControlled, items } },
         source
       } satisfies EccnAnswer
+    })
+
+  const lookupEntry = (eccn: string, paragraph: string | undefined) =>
+    Effect.flatMap(ccl.get, (parsed) => {
+      const key = paragraph === undefined ? eccn : `${eccn}.${paragraph}`
+      const known = answers.get(parsed)?.get(key)
+      return known === undefined
+        ? Effect.map(answerOf(parsed, eccn, paragraph), (answer) => remember(parsed, key, answer))
+        : Effect.succeed(known)
     })
 
   return {
