@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Effect, Either } from "effect"
 import { readFileSync } from "node:fs"
 import { DefaultMinScore } from "../src/domain/Screening.ts"
+import { runSliced } from "../src/services/Cooperative.ts"
 import { namesIn } from "../src/services/screening/Aliases.ts"
 import * as BulkFile from "../src/services/screening/BulkFile.ts"
-import { load } from "../src/services/screening/LoadedList.ts"
+import { load, loadSteps } from "../src/services/screening/LoadedList.ts"
 import { normalize, TokenClass } from "../src/services/screening/Normalize.ts"
 import { sourceCode } from "../src/services/screening/Sources.ts"
 import { editDistance, phoneticKeys, similarity } from "../src/services/screening/TokenSimilarity.ts"
@@ -191,5 +192,30 @@ describe("bulk file", () => {
     const loaded = Either.getOrThrow(BulkFile.parse(JSON.stringify(many)))
     expect(loaded.records).toHaveLength(199)
     expect(loaded.rejected).toBe(1)
+  })
+})
+
+describe("loading a large list", () => {
+  it("builds in slices, letting timers run in between, to the same index as at once", async () => {
+    const parsed = JSON.parse(fixture)
+    // distinct names so the dictionary, postings and deletion index grow like a real list's
+    const results = Array.from({ length: 12_000 }, (_, i) => {
+      const record = parsed.results[i % parsed.results.length]
+      return { ...record, id: `r${i}`, name: `${record.name} ${i.toString(36)}x${(i * 7919).toString(36)}` }
+    })
+    const text = JSON.stringify({ ...parsed, results })
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 1)
+    const sliced = await Effect.runPromise(runSliced(loadSteps(text, "2026-11-22T00:00:00.000Z"))).finally(() =>
+      clearInterval(timer)
+    )
+    expect(ticks).toBeGreaterThan(5)
+    const atOnce = Either.getOrThrow(load(text, "2026-11-22T00:00:00.000Z"))
+    const slicedList = Either.getOrThrow(sliced)
+    expect(slicedList.entries).toHaveLength(12_000)
+    const query = results[9_876]!.name
+    const hits = slicedList.matcher.search(query, { fuzzy: true })
+    expect(hits).toEqual(atOnce.matcher.search(query, { fuzzy: true }))
+    expect(slicedList.entries[hits![0]!.entry]!.record.name).toBe(query)
   })
 })

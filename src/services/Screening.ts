@@ -3,10 +3,11 @@ import { Clock, Context, Duration, Effect, Either, Layer, Option, Ref } from "ef
 import { InvalidRequest, UpstreamUnavailable } from "../domain/Problem.ts"
 import { DefaultMinScore, DefaultPageSize, type ScreeningRequest, type ScreeningResponse } from "../domain/Screening.ts"
 import { AppConfig } from "./AppConfig.ts"
+import { runSliced } from "./Cooperative.ts"
 import { DataGeneration } from "./DataGeneration.ts"
 import { RegulatoryStatus } from "./RegulatoryStatus.ts"
 import * as ListSource from "./screening/ListSource.ts"
-import { load, type LoadedList } from "./screening/LoadedList.ts"
+import { type LoadedList, loadSteps } from "./screening/LoadedList.ts"
 import { affiliatesRule, disclaimer, ownershipTrace, toMatch } from "./screening/Response.ts"
 
 /**
@@ -110,7 +111,7 @@ export const make = (options: MakeOptions) =>
         return "unchanged" as const
       }
       const { etag, text } = fetched.right
-      const loaded = load(text, yield* now)
+      const loaded = yield* runSliced(loadSteps(text, yield* now))
       if (Either.isLeft(loaded)) return yield* failed(loaded.left.message)
       const list = loaded.right
       if (current.list && list.entries.length < minShareOfCurrent * current.list.entries.length) {
@@ -132,7 +133,7 @@ export const make = (options: MakeOptions) =>
       if (!options.store) return
       const copy = yield* options.store.read
       if (Option.isNone(copy)) return
-      const loaded = load(copy.value.text, yield* now)
+      const loaded = yield* runSliced(loadSteps(copy.value.text, yield* now))
       if (Either.isRight(loaded)) yield* install(loaded.right, copy.value.etag, true, "stored copy")
     })
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { CfrSection } from "../../domain/Cfr.ts"
-import { slicer } from "./Cooperative.ts"
+import { slicer } from "../Cooperative.ts"
 import { HtmlWriter } from "./RenderHtml.ts"
 import { PlainWriter } from "./RenderPlain.ts"
 import { isElement, parseXml, squash, textOf, type XmlElement, type XmlNode, XmlSyntaxError } from "./Xml.ts"

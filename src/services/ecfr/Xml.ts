@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import sax from "sax"
-import { slicer } from "./Cooperative.ts"
+import { slicer } from "../Cooperative.ts"
 
 export interface XmlElement {
   readonly name: string

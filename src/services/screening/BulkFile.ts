@@ -1,4 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
+import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
 
 /**
  * The trade.gov Consolidated Screening List bulk JSON (`consolidated.json`):
@@ -104,7 +105,7 @@ const decodeRecord = Schema.decodeUnknownEither(BulkRecord)
 const decodeSource = Schema.decodeUnknownEither(BulkSourceInfo)
 const decodeEnvelope = Schema.decodeUnknownEither(BulkEnvelope)
 
-export const parse = (text: string): Either.Either<BulkList, BulkFileError> => {
+export function* parseSteps(text: string): Steps<Either.Either<BulkList, BulkFileError>> {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -119,7 +120,8 @@ export const parse = (text: string): Either.Either<BulkList, BulkFileError> => {
   }
   const records: Array<BulkRecord> = []
   let rejected = 0
-  for (const raw of envelope.right.results) {
+  for (const [at, raw] of envelope.right.results.entries()) {
+    if (at % stepEvery === 0) yield
     const record = decodeRecord(raw)
     if (Either.isRight(record) && record.right.name.trim() !== "") records.push(record.right)
     else rejected++
@@ -136,3 +138,5 @@ export const parse = (text: string): Either.Either<BulkList, BulkFileError> => {
   })
   return Either.right({ records, sources, publishedAt: envelope.right.search_performed_at ?? null, rejected })
 }
+
+export const parse = (text: string): Either.Either<BulkList, BulkFileError> => runNow(parseSteps(text))

@@ -1,3 +1,4 @@
+import { stepEvery, type Steps } from "../Cooperative.ts"
 /**
  * Symmetric-deletion index (the SymSpell idea) over the token dictionary: every token is filed
  * under the hashes of the strings left after deleting up to `depth(length)` characters, and a
@@ -52,14 +53,18 @@ export interface DeletionIndex {
   readonly size: number
 }
 
-export const build = (tokens: ReadonlyArray<string>): DeletionIndex => {
+export function* buildSteps(tokens: ReadonlyArray<string>): Steps<DeletionIndex> {
   if (tokens.length >= idBits) throw new RangeError("too many distinct tokens for the deletion index")
   const hashes: Array<number> = []
   let count = 0
-  for (const token of tokens) count += deletionHashes(token, hashes).length
+  for (const [id, token] of tokens.entries()) {
+    if (id % stepEvery === 0) yield
+    count += deletionHashes(token, hashes).length
+  }
   const packed = new Float64Array(count)
   let at = 0
   for (let id = 0; id < tokens.length; id++) {
+    if (id % stepEvery === 0) yield
     for (const hash of deletionHashes(tokens[id]!, hashes)) packed[at++] = hash * idBits + id
   }
   packed.sort()

@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import type { ScreenedList } from "../../domain/Screening.ts"
-import { type BulkFileError, parse } from "./BulkFile.ts"
+import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
+import { type BulkFileError, type BulkSourceInfo, parseSteps } from "./BulkFile.ts"
 import { type ListEntry, toEntry } from "./ListEntry.ts"
 import * as Matcher from "./Matcher.ts"
 import * as NameIndex from "./NameIndex.ts"
@@ -18,17 +19,15 @@ export interface LoadedList {
   readonly buildMillis: number
 }
 
-const listsOf = (entries: ReadonlyArray<ListEntry>, parsed: ReturnType<typeof parse>) => {
+const listsOf = (entries: ReadonlyArray<ListEntry>, sources: ReadonlyArray<BulkSourceInfo>) => {
   const byCode = new Map<string, { name: string; entries: number; updated: string | null; imported: string | null }>()
-  if (Either.isRight(parsed)) {
-    for (const info of parsed.right.sources) {
-      byCode.set(sourceCode(info.source), {
-        name: info.source,
-        entries: 0,
-        updated: info.source_last_updated ?? null,
-        imported: info.last_imported ?? null
-      })
-    }
+  for (const info of sources) {
+    byCode.set(sourceCode(info.source), {
+      name: info.source,
+      entries: 0,
+      updated: info.source_last_updated ?? null,
+      imported: info.last_imported ?? null
+    })
   }
   for (const entry of entries) {
     const list = byCode.get(entry.code)
@@ -45,20 +44,27 @@ const listsOf = (entries: ReadonlyArray<ListEntry>, parsed: ReturnType<typeof pa
 }
 
 /** Parses a bulk file and builds its index; a malformed file is refused whole. */
-export const load = (text: string, loadedAt: string): Either.Either<LoadedList, BulkFileError> => {
-  const parsed = parse(text)
-  return Either.map(parsed, (list) => {
-    const started = performance.now()
-    const entries = list.records.map(toEntry)
-    const matcher = Matcher.make(NameIndex.build(entries))
-    return {
-      entries,
-      matcher,
-      lists: listsOf(entries, parsed),
-      publishedAt: list.publishedAt,
-      loadedAt,
-      rejected: list.rejected,
-      buildMillis: Math.round(performance.now() - started)
-    }
+export function* loadSteps(text: string, loadedAt: string): Steps<Either.Either<LoadedList, BulkFileError>> {
+  const parsed = yield* parseSteps(text)
+  if (Either.isLeft(parsed)) return Either.left(parsed.left)
+  const list = parsed.right
+  const started = performance.now()
+  const entries: Array<ListEntry> = []
+  for (const [at, record] of list.records.entries()) {
+    if (at % stepEvery === 0) yield
+    entries.push(toEntry(record))
+  }
+  const matcher = Matcher.make(yield* NameIndex.buildSteps(entries))
+  return Either.right({
+    entries,
+    matcher,
+    lists: listsOf(entries, list.sources),
+    publishedAt: list.publishedAt,
+    loadedAt,
+    rejected: list.rejected,
+    buildMillis: Math.round(performance.now() - started)
   })
 }
+
+export const load = (text: string, loadedAt: string): Either.Either<LoadedList, BulkFileError> =>
+  runNow(loadSteps(text, loadedAt))

@@ -1,3 +1,4 @@
+import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
 import * as DeletionIndex from "./DeletionIndex.ts"
 import type { ListEntry } from "./ListEntry.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
@@ -130,7 +131,8 @@ interface PendingName {
   readonly name: NormalizedName
 }
 
-export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
+/** Builds the index of a list, pausing between slices of names when run with `runSliced`. */
+export function* buildSteps(entries: ReadonlyArray<ListEntry>): Steps<NameIndex> {
   const dictionary = new Map<string, number>()
   const tokens: Array<string> = []
   const intern = (token: string) => {
@@ -144,7 +146,8 @@ export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
   }
 
   const pending: Array<PendingName> = []
-  entries.forEach((entry, entryIndex) => {
+  for (const [entryIndex, entry] of entries.entries()) {
+    if (entryIndex % stepEvery === 0) yield
     const seen = new Set<string>()
     entry.names.forEach((searchable, alias) => {
       const name = normalize(searchable.text)
@@ -152,13 +155,14 @@ export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
       seen.add(name.key)
       pending.push({ entry: entryIndex, alias, listed: searchable.listed, name })
     })
-  })
+  }
   const nameIds = pending.map((item) => item.name.tokens.map(intern))
   const singleTokenCount = tokens.length
 
   const alternates: Array<Array<number>> = []
   const alternateMasks: Array<Array<number>> = []
-  for (const item of pending) {
+  for (const [nameIndex, item] of pending.entries()) {
+    if (nameIndex % stepEvery === 0) yield
     const ids: Array<number> = []
     const masks: Array<number> = []
     const add = (text: string, mask: number) => {
@@ -223,7 +227,11 @@ export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
   )
   const nameWeight = Float32Array.from(nameTokenWeights, (weights) => weights.reduce((sum, w) => sum + w, 0))
 
-  const tokenKeys = tokens.slice(0, singleTokenCount).map(phoneticKeys)
+  const tokenKeys: Array<PhoneticKeys> = []
+  for (let id = 0; id < singleTokenCount; id++) {
+    if (id % stepEvery === 0) yield
+    tokenKeys.push(phoneticKeys(tokens[id]!))
+  }
   const phonetic = new Map<string, Array<number>>()
   for (let id = 0; id < singleTokenCount; id++) {
     const keys = tokenKeys[id]!
@@ -242,6 +250,7 @@ export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
     else exact.set(item.name.key, [nameIndex])
   })
 
+  const deletions = yield* DeletionIndex.buildSteps(tokens.slice(0, singleTokenCount))
   const nameTokenCsr = csr(nameIds)
   const nameAlternateCsr = csr(alternates)
   return {
@@ -269,7 +278,9 @@ export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
     alternatePostingStart: alternatePostingCsr.start,
     alternatePostings: alternatePostingCsr.values,
     phonetic,
-    deletions: DeletionIndex.build(tokens.slice(0, singleTokenCount)),
+    deletions,
     exact
   }
 }
+
+export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => runNow(buildSteps(entries))
