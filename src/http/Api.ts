@@ -30,25 +30,6 @@ const description = "Citable access to U.S. export-control regulations (EAR 15 C
   "the response carries `X-Data-Stale: true; fetched-at=<ISO time>; issue-date=<YYYY-MM-DD>`, and every eCFR " +
   "response names its eCFR issue in `X-Ecfr-Issue-Date`."
 
-/** The full REST surface served by the app. */
-export class Api extends HttpApi.make("export-compliance-data-service")
-  .add(ServiceGroup)
-  .add(EcfrGroup)
-  .add(EccnGroup)
-  .add(CountryChartGroup)
-  .add(RegulatoryStatusGroup)
-  .add(RadarGroup)
-  .add(ResearchGroup)
-  .add(EnforcementGroup)
-  .add(SkillsGroup)
-  .add(ScreeningGroup)
-  .add(DocumentsGroup)
-  .add(McpGroup)
-  .addError(InvalidRequest)
-  .addError(InternalError)
-  .annotateContext(annotations())
-{}
-
 /** The free surface: what anonymous callers see in `/openapi.json` and the reference page. */
 export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(ServiceGroup)
@@ -66,3 +47,6 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .addError(InternalError)
   .annotateContext(annotations())
 {}
+
+/** The full REST surface served by the app: the free surface and the enterprise documents. */
+export class Api extends PublicApi.add(DocumentsGroup) {}
