@@ -1,5 +1,5 @@
+import type { SearchableName } from "./Aliases.ts"
 import * as DeletionIndex from "./DeletionIndex.ts"
-import type { ListEntry } from "./ListEntry.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
 import { hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
 
@@ -12,8 +12,13 @@ import { hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
  * All per-name and per-token data live in flat typed arrays (CSR layout): building is linear,
  * memory compact, and a search touches only the postings of the tokens it matched.
  */
+/** Anything searched by name: a list entry, an enforcement record … */
+export interface Named {
+  readonly names: ReadonlyArray<SearchableName>
+}
+
 export interface NameIndex {
-  readonly entries: ReadonlyArray<ListEntry>
+  readonly entries: ReadonlyArray<Named>
   readonly nameCount: number
   readonly nameEntry: Int32Array
   readonly nameAlias: Int32Array
@@ -130,7 +135,7 @@ interface PendingName {
   readonly name: NormalizedName
 }
 
-export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => {
+export const build = (entries: ReadonlyArray<Named>): NameIndex => {
   const dictionary = new Map<string, number>()
   const tokens: Array<string> = []
   const intern = (token: string) => {
