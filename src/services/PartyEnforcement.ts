@@ -1,4 +1,4 @@
-import { Context, Effect, Either, Layer, Option } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { EnforcementAction, EnforcementAgency, EnforcementDocument } from "../domain/Enforcement.ts"
 import {
   DefaultHitsPerSource,
@@ -8,7 +8,7 @@ import {
   type PartySourceGroup
 } from "../domain/PartyEnforcement.ts"
 import { InvalidRequest } from "../domain/Problem.ts"
-import { DefaultMinScore } from "../domain/Screening.ts"
+import { DefaultMinScore, type ScreeningResponse } from "../domain/Screening.ts"
 import * as PartyIndex from "./enforcement/PartyIndex.ts"
 import { resultOf, summarize } from "./enforcement/PartySummary.ts"
 import { EnforcementFeed, type SourceLook } from "./EnforcementFeed.ts"
@@ -147,72 +147,71 @@ const dplBase = {
   coverage_from: null
 }
 
+type Screened = ReadonlyArray<{ readonly name: string; readonly response: ScreeningResponse }>
+
+const dplAnswer = (screened: Screened, limit: number): PartySourceGroup => {
+  const { dataset, lists } = screened[0]!.response
+  const list = lists.find((l) => l.code === "DPL")
+  const as_of = dataset.published_at ?? dataset.loaded_at
+  if (list === undefined || list.entries === 0) {
+    return unchecked(
+      { ...dplBase, as_of },
+      "not_configured",
+      "The screening list in use holds no Denied Persons List entries."
+    )
+  }
+  const found = screened.flatMap(({ name, response }) =>
+    response.matches.map((match): PartyHit => ({
+      record_id: match.id,
+      score: match.score,
+      matched_name: match.matched_name,
+      matched_in: match.matched_name_kind === "name" ? "list_name" : "list_alias",
+      query_name: name,
+      title: match.name,
+      date: match.start_date,
+      action_type: null,
+      citation: match.federal_register_notice === null
+        ? `Denied Persons List entry ${match.id}`
+        : `Denied Persons List, ${match.federal_register_notice}`,
+      url: match.source_list_url ?? match.source_information_url
+    }))
+  )
+  return withHits(
+    {
+      ...dplBase,
+      as_of,
+      status: "ok",
+      stale: dataset.stale,
+      detail: dataset.stale ? "The latest screening list refresh failed; the last good list was checked." : null,
+      records_checked: list.entries
+    },
+    found,
+    limit
+  )
+}
+
+/** The Denied Persons List through the screening index: each name screened against DPL entries only. */
 const dplGroup = (
-  screening: Option.Option<typeof Screening.Service>,
+  screening: typeof Screening.Service,
   request: PartyCheckRequest,
   names: ReadonlyArray<string>,
   minScore: number,
   limit: number
 ) =>
-  Effect.gen(function*() {
-    if (Option.isNone(screening)) {
-      return unchecked({ ...dplBase, as_of: null }, "not_configured", "Denied-party screening is not configured here.")
-    }
-    const answers = yield* Effect.forEach(names, (name) =>
-      Effect.either(screening.value.search({
+  Effect.forEach(names, (name) =>
+    Effect.map(
+      screening.search({
         name,
         sources: ["DPL"],
         min_score: minScore,
         size: limit,
         ...(request.country === undefined ? {} : { countries: [request.country] })
-      })).pipe(Effect.map((answer) => ({ name, answer }))))
-    const failed = answers.find(({ answer }) => Either.isLeft(answer))
-    if (failed !== undefined && Either.isLeft(failed.answer)) {
-      return unchecked({ ...dplBase, as_of: null }, "error", failed.answer.left.detail)
-    }
-    const responses = answers.flatMap(({ answer, name }) =>
-      Either.isRight(answer) ? [{ name, response: answer.right }] : []
+      }),
+      (response) => ({ name, response })
+    )).pipe(
+      Effect.map((screened) => dplAnswer(screened, limit)),
+      Effect.catchAll((error) => Effect.succeed(unchecked({ ...dplBase, as_of: null }, "error", error.detail)))
     )
-    const first = responses[0]!.response
-    const list = first.lists.find((l) => l.code === "DPL")
-    const as_of = first.dataset.published_at ?? first.dataset.loaded_at
-    if (list === undefined || list.entries === 0) {
-      return unchecked(
-        { ...dplBase, as_of },
-        "not_configured",
-        "The screening list in use holds no Denied Persons List entries."
-      )
-    }
-    const found = responses.flatMap(({ name, response }) =>
-      response.matches.map((match): PartyHit => ({
-        record_id: match.id,
-        score: match.score,
-        matched_name: match.matched_name,
-        matched_in: match.matched_name_kind === "name" ? "list_name" : "list_alias",
-        query_name: name,
-        title: match.name,
-        date: match.start_date,
-        action_type: null,
-        citation: match.federal_register_notice === null
-          ? `Denied Persons List entry ${match.id}`
-          : `Denied Persons List, ${match.federal_register_notice}`,
-        url: match.source_list_url ?? match.source_information_url
-      }))
-    )
-    const stale = first.dataset.stale
-    return withHits(
-      {
-        ...dplBase,
-        as_of,
-        status: "ok",
-        stale,
-        detail: stale ? "The latest screening list refresh failed; the last good list was checked." : null,
-        records_checked: list.entries
-      },
-      found,
-      limit
-    )
-  })
 
 const noWords = (field: string) =>
   new InvalidRequest({
@@ -242,7 +241,7 @@ const namesOf = (request: PartyCheckRequest) =>
 export const make = Effect.gen(function*() {
   const feed = yield* EnforcementFeed
   const lake = yield* EnforcementLake
-  const screening = yield* Effect.serviceOption(Screening)
+  const screening = yield* Screening
 
   const check = (request: PartyCheckRequest) =>
     Effect.gen(function*() {
@@ -271,8 +270,7 @@ export const make = Effect.gen(function*() {
   return { check } satisfies PartyEnforcementShape
 })
 
-/** Over the feed, the archive and, when the deployment has it, the screening list. */
-export const layer: Layer.Layer<PartyEnforcement, never, EnforcementFeed | EnforcementLake> = Layer.effect(
+export const layer: Layer.Layer<PartyEnforcement, never, EnforcementFeed | EnforcementLake | Screening> = Layer.effect(
   PartyEnforcement,
   make
 )

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "@effect/vitest"
 import { Option } from "effect"
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -135,9 +135,14 @@ describe("MCP check_party_enforcement", () => {
     expect(body.disclaimer).toContain("not a clearance")
   })
 
-  it("matches variants: word order, legal forms spelled out, punctuation, case, transliteration", async () => {
+  it("matches variants: word order, legal forms spelled out, punctuation, case, typos, transliteration", async () => {
     for (
-      const name of ["Vantage Orion Trading Company Limited", "ORION-VANTAGE TRADING CO LTD", "orion vantage trading"]
+      const name of [
+        "Vantage Orion Trading Company Limited",
+        "ORION-VANTAGE TRADING CO LTD",
+        "orion vantage trading",
+        "Orion Vantage Tradng Co."
+      ]
     ) {
       const result = await check(server, { name })
       expect(hitIds(result, "federal-register:bis"), name).toEqual(["fr:2099-03101"])
@@ -304,5 +309,43 @@ describe("MCP check_party_enforcement with sources missing", () => {
       /^No match found in BIS enforcement actions and DDTC enforcement actions\. Not checked: /
     )
     expect(upstream.requests.some((request) => request.url.includes("Northbridge"))).toBe(false)
+  })
+})
+
+describe("MCP check_party_enforcement over a screening list without the Denied Persons List", () => {
+  const work = mkdtempSync(join(tmpdir(), "party-enforcement-nodpl-"))
+  let server: RunningServer
+  beforeAll(async () => {
+    const list = JSON.parse(fixture("consolidated.json"))
+    const withoutDpl = {
+      ...list,
+      results: list.results.filter((record: any) => !record.source.includes("(DPL)")),
+      sources_used: list.sources_used.filter((source: any) => !source.source.includes("(DPL)"))
+    }
+    const listFile = join(work, "consolidated.json")
+    writeFileSync(listFile, JSON.stringify(withoutDpl))
+    server = await startServer({
+      app: productionApp(),
+      config: { dataDir: join(work, "data"), cslFile: Option.some(listFile) }
+    })
+    for (let attempt = 0; (await server.get("/api/csl?name=probe")).status !== 200; attempt++) {
+      if (attempt === 200) throw new Error("the screening list did not load")
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  })
+  afterAll(async () => {
+    await server?.close()
+    rmSync(work, { recursive: true, force: true })
+  })
+
+  it("reports the Denied Persons List as not configured, not as clear", async () => {
+    const result = await check(server, { name: "Ivan Petrovich Sokolov" })
+    expect(groupOf(result, "csl:dpl")).toMatchObject({
+      status: "not_configured",
+      detail: "The screening list in use holds no Denied Persons List entries.",
+      hits: []
+    })
+    expect(result.structuredContent.result).toBe("incomplete")
+    expect(result.structuredContent.summary).toContain("the Denied Persons List (not configured)")
   })
 })
