@@ -9,6 +9,7 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   auth: () => import("./auth.ts"),
   mcp: () => import("./mcp.ts"),
   "enforcement-archive": () => import("./enforcement-archive.ts"),
+  "party-enforcement": () => import("./party-enforcement.ts"),
   skills: () => import("./skills.ts"),
   ecfr: () => import("./ecfr.ts"),
   eccn: () => import("./eccn.ts"),

@@ -18,6 +18,7 @@ import * as EnforcementFeed from "../services/EnforcementFeed.ts"
 import * as EnforcementLake from "../services/EnforcementLake.ts"
 import * as KeyStore from "../services/KeyStore.ts"
 import * as OAuthServer from "../services/OAuthServer.ts"
+import * as PartyEnforcement from "../services/PartyEnforcement.ts"
 import * as Radar from "../services/Radar.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
@@ -50,6 +51,7 @@ export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
     EcfrReachability.layer,
     McpCatalogLive
   ).pipe(
+    Layer.provideMerge(PartyEnforcement.layer),
     Layer.provideMerge(dataServices(ecfrSource)),
     Layer.provide(FetchHttpClient.layer)
   )

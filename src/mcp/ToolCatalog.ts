@@ -5,6 +5,7 @@ import { skillResources } from "./resources/Skills.ts"
 import { eccnTools } from "./tools/Eccn.ts"
 import { ecfrTools } from "./tools/Ecfr.ts"
 import { enforcementTools } from "./tools/Enforcement.ts"
+import { partyEnforcementTools } from "./tools/PartyEnforcement.ts"
 import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
 import { researchTools } from "./tools/Research.ts"
 import { screeningTools } from "./tools/Screening.ts"
@@ -21,7 +22,8 @@ export const productionTools = [
   ...regulatoryStatusTools,
   ...screeningTools,
   ...enforcementTools,
-  ...researchTools
+  ...researchTools,
+  ...partyEnforcementTools
 ] as const
 
 export const productionResources = [skillResources, ecfrResources, eccnResources, countryChartResources] as const

@@ -23,6 +23,17 @@ import * as Upstream from "./Upstream.ts"
  */
 export interface EnforcementFeedShape {
   readonly actions: (params: EnforcementFeedParams) => Effect.Effect<Feed>
+  /** Every source's latest actions, unfiltered, with its status, in source order. */
+  readonly bySource: Effect.Effect<ReadonlyArray<SourceLook>>
+}
+
+/**
+ * What one source answered: its actions as fetched (the same array until the source is fetched
+ * again, so callers may key derived data on it) and its status.
+ */
+export interface SourceLook {
+  readonly actions: ReadonlyArray<EnforcementAction>
+  readonly status: EnforcementSourceStatus
 }
 
 export class EnforcementFeed extends Context.Tag("app/EnforcementFeed")<EnforcementFeed, EnforcementFeedShape>() {}
@@ -79,9 +90,7 @@ export const make = (sources: ReadonlyArray<FeedSource>, ttl: Duration.DurationI
               : { good: last, status: "stale" as const, error }
           })
         ),
-        Effect.map((
-          { error, good, status }
-        ): { actions: ReadonlyArray<EnforcementAction>; status: EnforcementSourceStatus } => ({
+        Effect.map(({ error, good, status }): SourceLook => ({
           actions: good?.batch.actions ?? [],
           status: {
             id: source.id,
@@ -111,7 +120,9 @@ export const make = (sources: ReadonlyArray<FeedSource>, ttl: Duration.DurationI
         return { actions: selected, count: selected.length, sources: looks.map((result) => result.status) }
       })
 
-    return { actions } satisfies EnforcementFeedShape
+    const bySource = Effect.forEach(watched, look, { concurrency: "unbounded" })
+
+    return { actions, bySource } satisfies EnforcementFeedShape
   })
 
 /** The live sources: BIS and DDTC notices from the Federal Register, DOJ press releases. */

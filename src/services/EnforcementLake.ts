@@ -24,6 +24,8 @@ import type { StoredDocument } from "./enforcement/ArchiveStore.ts"
 export interface EnforcementLakeShape {
   readonly search: (params: Omit<EnforcementDocumentsParams, "stats">) => Effect.Effect<EnforcementDocumentList>
   readonly stats: Effect.Effect<EnforcementArchiveStats>
+  /** Every document, newest first: the same object until the next import, so callers may key derived data on it. */
+  readonly catalog: Effect.Effect<ArchiveCatalog>
   /** `includeText` adds the parsed markdown (null when there is none); the MCP tool's `include_text`. */
   readonly document: (
     id: string,
@@ -36,6 +38,12 @@ export interface EnforcementLakeShape {
     { readonly bytes: Uint8Array; readonly etag: string },
     EnforcementDocumentNotFound | EnforcementContentUnavailable
   >
+}
+
+export interface ArchiveCatalog {
+  readonly documents: ReadonlyArray<EnforcementDocument>
+  /** When the archive was imported; null when nothing was. */
+  readonly importedAt: string | null
 }
 
 export class EnforcementLake extends Context.Tag("app/EnforcementLake")<EnforcementLake, EnforcementLakeShape>() {}
@@ -212,6 +220,16 @@ export const make = (root: string) =>
       }
     })
 
+    const catalogs = new WeakMap<Snapshot, ArchiveCatalog>()
+    const catalog = Effect.map(snapshot, (s) => {
+      let built = catalogs.get(s)
+      if (built === undefined) {
+        built = { documents: s.newest.map(view), importedAt: s.importedAt }
+        catalogs.set(s, built)
+      }
+      return built
+    })
+
     const document: EnforcementLakeShape["document"] = (id, options = {}) =>
       Effect.flatMap(find(id), (stored) => {
         if (options.includeText !== true) return Effect.succeed(view(stored))
@@ -240,7 +258,7 @@ export const make = (root: string) =>
         }))
       })
 
-    return { search, stats, document, text, file } satisfies EnforcementLakeShape
+    return { search, stats, catalog, document, text, file } satisfies EnforcementLakeShape
   })
 
 /** The archive under `<DATA_DIR>/enforcement`. */

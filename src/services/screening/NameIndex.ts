@@ -1,6 +1,6 @@
 import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
+import type { SearchableName } from "./Aliases.ts"
 import * as DeletionIndex from "./DeletionIndex.ts"
-import type { ListEntry } from "./ListEntry.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
 import { hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
 
@@ -13,8 +13,13 @@ import { hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
  * All per-name and per-token data live in flat typed arrays (CSR layout): building is linear,
  * memory compact, and a search touches only the postings of the tokens it matched.
  */
+/** Anything searched by name: a list entry, an enforcement record … */
+export interface Named {
+  readonly names: ReadonlyArray<SearchableName>
+}
+
 export interface NameIndex {
-  readonly entries: ReadonlyArray<ListEntry>
+  readonly entries: ReadonlyArray<Named>
   readonly nameCount: number
   readonly nameEntry: Int32Array
   readonly nameAlias: Int32Array
@@ -132,7 +137,7 @@ interface PendingName {
 }
 
 /** Builds the index of a list, pausing between slices of names when run with `runSliced`. */
-export function* buildSteps(entries: ReadonlyArray<ListEntry>): Steps<NameIndex> {
+export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
   const dictionary = new Map<string, number>()
   const tokens: Array<string> = []
   const intern = (token: string) => {
@@ -283,4 +288,4 @@ export function* buildSteps(entries: ReadonlyArray<ListEntry>): Steps<NameIndex>
   }
 }
 
-export const build = (entries: ReadonlyArray<ListEntry>): NameIndex => runNow(buildSteps(entries))
+export const build = (entries: ReadonlyArray<Named>): NameIndex => runNow(buildSteps(entries))
