@@ -2,7 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { CountryChartGroup } from "./country/Api.ts"
-import { DocumentsGroup } from "./documents/Api.ts"
+import { DocumentFilesGroup, DocumentsGroup } from "./documents/Api.ts"
 import { EccnGroup } from "./eccn/Api.ts"
 import { EcfrGroup } from "./ecfr/Api.ts"
 import { EnforcementGroup } from "./enforcement/Api.ts"
@@ -43,6 +43,7 @@ export class Api extends HttpApi.make("export-compliance-data-service")
   .add(SkillsGroup)
   .add(ScreeningGroup)
   .add(DocumentsGroup)
+  .add(DocumentFilesGroup)
   .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)
