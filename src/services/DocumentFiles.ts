@@ -171,15 +171,20 @@ export const fileBlobs = (directory: string): Blobs => {
         await rm(metaFile(name), { force: true })
       })),
     existing: Effect.orDie(Effect.tryPromise(async () => {
-      const names = await readdir(directory).catch((error) => missing(error) ? [] : Promise.reject(error))
+      const names: Array<string> = await readdir(directory).catch((error) =>
+        missing(error) ? [] : Promise.reject(error)
+      )
       const entries: Array<readonly [string, EntryMeta]> = []
       for (const file of names) {
         const match = /^([0-9a-f]{64})\.json$/.exec(file)
-        if (match === null) continue
+        if (match === null || !names.includes(`${match[1]}.pdf`)) continue
         const meta = await readFile(join(directory, file), "utf8").then(JSON.parse).catch(() => undefined)
         if (isEntryMeta(meta)) entries.push([match[1]!, meta])
-        else await rm(join(directory, file), { force: true })
       }
+      // halves of an interrupted write and unreadable metadata belong to no link: remove them
+      const kept = new Set(entries.flatMap(([name]) => [`${name}.pdf`, `${name}.json`]))
+      const orphans = names.filter((file) => /^[0-9a-f]{64}\.(pdf|json)$/.test(file) && !kept.has(file))
+      for (const file of orphans) await rm(join(directory, file), { force: true })
       return entries
     }))
   }

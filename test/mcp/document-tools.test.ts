@@ -159,6 +159,15 @@ describe("enterprise document tools over MCP (public deployment)", () => {
       plan: { name: expect.any(String), purchaseUrl: expect.any(String), contact: expect.any(String) }
     })
     expect(result.content[0].text).toContain(result.structuredContent.plan.purchaseUrl)
+    // the very body REST answers with its 402, minus the request id
+    const rest = await server.get("/pdf/classification", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(classification)
+    })
+    expect(rest.status).toBe(402)
+    const { instance: _instance, ...restBody } = await rest.json()
+    expect(result.structuredContent).toEqual(restBody)
     expect(await spent(keyId)).toBe("0")
   })
 

@@ -58,12 +58,11 @@ const CreateInput = (slug: DocumentSlug) =>
 
 const encodedBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8")
 
-/** The REST 402 body, as the structured content of an error result an agent can show its user. */
+/** The REST 402 body (with an absolute `type`), as the structured content of an error result. */
 const purchaseInformation = (error: CreditsRequired | ApiKeyRequired, baseUrl: string) => {
-  const body = error._tag === "CreditsRequired"
+  const problem = error._tag === "CreditsRequired"
     ? Schema.encodeSync(CreditsRequired)(error)
     : Schema.encodeSync(ApiKeyRequired)(error)
-  const { _tag, ...problem } = body as typeof body & { readonly _tag: string }
   return new Tool.StructuredFailure(`${error.title}: ${error.detail} Purchase information: ${error.plan.purchaseUrl}`, {
     ...problem,
     type: `${baseUrl}${problem.type}`
