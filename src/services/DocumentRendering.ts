@@ -114,5 +114,3 @@ export const make = (renderer: RendererShape, plan: PlanInfo) =>
       : { metering }
     return { ...done, charge }
   })
-
-export type RenderDocument = ReturnType<typeof make>
