@@ -8,6 +8,7 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   "http-core": () => import("./http-core.ts"),
   auth: () => import("./auth.ts"),
   mcp: () => import("./mcp.ts"),
+  "mcp-documents": () => import("./mcp-documents.ts"),
   "enforcement-archive": () => import("./enforcement-archive.ts"),
   "party-enforcement": () => import("./party-enforcement.ts"),
   skills: () => import("./skills.ts"),

@@ -1,11 +1,9 @@
 import { Effect, Layer } from "effect"
 import * as AppConfig from "../src/services/AppConfig.ts"
-import * as Credits from "../src/services/Credits.ts"
 import * as KeysCommand from "../src/services/KeysCommand.ts"
-import * as KeyStore from "../src/services/KeyStore.ts"
 
 // `npm run keys -- <command>`: the same store as the server (DATA_DIR).
-const stores = Layer.mergeAll(KeyStore.layer, Credits.layer).pipe(Layer.provide(AppConfig.layer))
+const stores = KeysCommand.stores.pipe(Layer.provide(AppConfig.layer))
 const exit = await Effect.runPromiseExit(KeysCommand.run(process.argv.slice(2)).pipe(Effect.provide(stores)))
 if (exit._tag === "Success") console.log(exit.value)
 else {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { fileNameFor } from "../src/http/documents/Body.ts"
 import { contractDocument, validatePayload } from "../src/render/contracts/Contract.ts"
 import { contracts } from "../src/render/contracts/index.ts"
 import { sanitizeHtml } from "../src/render/Html.ts"
 import { Credits, layerMemory as creditsMemory } from "../src/services/Credits.ts"
+import { fileNameFor } from "../src/services/DocumentRendering.ts"
 import { KeyStore, layerMemory as keysMemory } from "../src/services/KeyStore.ts"
 
 describe("contracts", () => {

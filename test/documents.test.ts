@@ -19,7 +19,7 @@ import { parsePdf } from "./support/ParsePdf.ts"
 import { type RunningServer, startServer, testConfig } from "./support/TestServer.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "documents-test-"))
-const stores = Layer.mergeAll(KeyStore.layer, Credits.layer).pipe(
+const stores = KeysCommand.stores.pipe(
   Layer.provide(AppConfig.layerWith(testConfig({ dataDir })))
 )
 /** The keys CLI against the server's store: returns the new key. */

@@ -158,6 +158,7 @@ describe("skill content checker", () => {
       "* /api/classify/* removed"
     ]))
     expect(surface.mcpToolNames.has("get_skill_bundle")).toBe(true)
-    expect(surface.specToolNames.has("create_restricted_party_screening_pdf")).toBe(true)
+    expect(surface.mcpToolNames.has("create_restricted_party_screening_pdf")).toBe(true)
+    expect(surface.specToolNames.has("search_court_records")).toBe(true)
   })
 })

@@ -115,3 +115,66 @@ export class RenderBackendUnavailable extends Schema.TaggedError<RenderBackendUn
   renderBackendUnavailable.fields,
   renderBackendUnavailable.annotations
 ) {}
+
+/** Where a stored render is downloaded (`GET /pdf/files/{id}`). */
+export const documentLinkPath = (token: string): string => `/pdf/files/${token}`
+
+/** A download link id: 32 random bytes, base64url (43 characters). The token is the credential. */
+export const DocumentLinkId = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{43}$/)).annotations({
+  description: "The download token of a rendered document (43 base64url characters)"
+})
+
+/** What a stored render says about itself on download: the same headers `POST /pdf/{slug}` sends. */
+const RenderWarnings = Schema.Struct({
+  count: Schema.Int.annotations({ description: "Non-fatal payload issues (`X-Render-Warnings`)" }),
+  messages: Schema.Array(Schema.String).annotations({
+    description: "The issues, named without their values (empty when a remote rendering backend reports a count only)"
+  })
+})
+
+/** The answer of `create_<slug>_pdf`: a link to the stored PDF, never its bytes. */
+export const DocumentLink = Schema.Struct({
+  url: Schema.String.annotations({
+    description: "Download link (GET, no bearer needed on the public deployment): the link is the credential, " +
+      "share it only with whoever may read the document"
+  }),
+  expires_at: Schema.String.annotations({ description: "When the link stops working (ISO 8601, UTC)" }),
+  document: DocumentSlug,
+  file_name: Schema.String,
+  content_type: Schema.Literal("application/pdf"),
+  bytes: Schema.Int,
+  sha256: Schema.String.annotations({ description: "SHA-256 of the PDF, hex: check the download against it" }),
+  draft: Schema.Boolean.annotations({ description: "A watermarked draft, not for reliance" }),
+  warnings: RenderWarnings,
+  metering: Schema.Literal("credits", "plan", "free").annotations({
+    description: "How the render was paid: one prepaid credit, the caller's plan, or free (drafts, the " +
+      "restricted-party-screening certificate)"
+  }),
+  credits_charged: Schema.optional(Schema.Int.annotations({ description: "Credits this render consumed" })),
+  credits_remaining: Schema.optional(Schema.Int.annotations({ description: "Prepaid credits left after it" }))
+}).annotations({ identifier: "DocumentLink" })
+export type DocumentLink = typeof DocumentLink.Type
+
+const documentLinkNotFound = problem({
+  slug: "document-link-not-found",
+  status: 404,
+  title: "Document link not found",
+  description: "No rendered document is stored under this link: it expired or never existed. Render it again."
+})
+export class DocumentLinkNotFound extends Schema.TaggedError<DocumentLinkNotFound>()(
+  "DocumentLinkNotFound",
+  documentLinkNotFound.fields,
+  documentLinkNotFound.annotations
+) {}
+
+const documentStorageFull = problem({
+  slug: "document-storage-full",
+  status: 503,
+  title: "Document storage full",
+  description: "Rendered documents awaiting download fill the storage; no credit was consumed. Retry later."
+})
+export class DocumentStorageFull extends Schema.TaggedError<DocumentStorageFull>()(
+  "DocumentStorageFull",
+  documentStorageFull.fields,
+  documentStorageFull.annotations
+) {}

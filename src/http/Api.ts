@@ -2,7 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalError, InvalidRequest } from "../domain/Problem.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import { CountryChartGroup } from "./country/Api.ts"
-import { DocumentsGroup } from "./documents/Api.ts"
+import { DocumentFilesGroup, DocumentsGroup } from "./documents/Api.ts"
 import { EccnGroup } from "./eccn/Api.ts"
 import { EcfrGroup } from "./ecfr/Api.ts"
 import { EnforcementGroup } from "./enforcement/Api.ts"
@@ -48,5 +48,5 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .annotateContext(annotations())
 {}
 
-/** The full REST surface served by the app: the free surface and the enterprise documents. */
-export class Api extends PublicApi.add(DocumentsGroup) {}
+/** The full REST surface served by the app: the free surface, the enterprise documents and their download links. */
+export class Api extends PublicApi.add(DocumentsGroup).add(DocumentFilesGroup) {}

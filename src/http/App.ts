@@ -3,7 +3,7 @@ import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
 import { Api, PublicApi } from "./Api.ts"
 import { CountryChartHttpLive } from "./country/Http.ts"
-import { DocumentsHttpLive } from "./documents/Http.ts"
+import { DocumentFilesHttpLive, DocumentsHttpLive } from "./documents/Http.ts"
 import { EccnHttpLive } from "./eccn/Http.ts"
 import { EcfrHttpLive } from "./ecfr/Http.ts"
 import { EnforcementHttpLive } from "./enforcement/Http.ts"
@@ -53,6 +53,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     SkillsHttpLive,
     ScreeningHttpLive,
     DocumentsHttpLive,
+    DocumentFilesHttpLive,
     McpHttpLive
   ])
 )

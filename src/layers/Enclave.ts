@@ -4,6 +4,7 @@ import { DocumentsAuthByEntitlement } from "../http/documents/Payers.ts"
 import * as AccessPolicy from "../services/AccessPolicy.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 import * as Auth from "../services/Auth.ts"
+import * as DocumentPayers from "../services/DocumentPayers.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as ServiceJwt from "../services/ServiceJwt.ts"
 import { SharedServices } from "./Public.ts"
@@ -26,7 +27,7 @@ const NoAnonymousLimit = Layer.effect(
 /**
  * The enclave deployment: the same routes minus the OAuth authorization server, a service JWT
  * required on /mcp, /api/*, /skills* and /pdf/*, documents rendered under the plan of services
- * entitled to them, and the index describing host and access.
+ * entitled to them (over REST and MCP), and the index describing host and access.
  */
 export const EnclaveServices = Layer.mergeAll(
   routeCatalogLayer([]),
@@ -35,7 +36,8 @@ export const EnclaveServices = Layer.mergeAll(
   DocumentsAuthByEntitlement
 ).pipe(
   Layer.provideMerge(EnclaveAuth),
-  Layer.provideMerge(SharedServices)
+  Layer.provideMerge(SharedServices),
+  Layer.provideMerge(DocumentPayers.layerEnclave)
 )
 
 export const EnclaveApp = AppRoutes.pipe(Layer.provide(EnclaveServices))

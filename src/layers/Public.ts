@@ -11,6 +11,8 @@ import * as CclIndex from "../services/CclIndex.ts"
 import * as CountryChart from "../services/CountryChart.ts"
 import * as Credits from "../services/Credits.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
+import * as DocumentFiles from "../services/DocumentFiles.ts"
+import * as DocumentPayers from "../services/DocumentPayers.ts"
 import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import type { EcfrSource } from "../services/EcfrSource.ts"
@@ -42,10 +44,14 @@ const dataServices = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
     EnforcementFeed.layer,
     EnforcementLake.layer,
     Screening.layer,
-    Renderer.layer
+    Renderer.layer,
+    DocumentFiles.layer
   ).pipe(Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)))
 
-/** Services every deployment shares over the given eCFR source; they need only the configuration. */
+/**
+ * Services every deployment shares over the given eCFR source; they need the configuration and the
+ * deployment's rule of who pays for documents (`DocumentPayers`).
+ */
 export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
   Layer.mergeAll(
     EcfrReachability.layer,
@@ -79,13 +85,15 @@ const PublicAuth = Layer.effect(
 
 /**
  * The public deployment's services over the given eCFR source: open access policy, API keys and
- * credits paying for documents, the OAuth authorization server, anonymous rate limit.
+ * OAuth users paying for documents with credits or their plan, the OAuth authorization server,
+ * anonymous rate limit.
  */
 export const publicServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
   Layer.mergeAll(routeCatalogLayer(oauthRoutes), AccessPolicy.layerOpen, RateLimiter.layer, DocumentsAuthByApiKey).pipe(
     Layer.provideMerge(PublicAuth),
-    Layer.provideMerge(AccountServices),
-    Layer.provideMerge(sharedServicesOver(ecfrSource))
+    Layer.provideMerge(sharedServicesOver(ecfrSource)),
+    Layer.provideMerge(DocumentPayers.layerPublic),
+    Layer.provideMerge(AccountServices)
   )
 
 export const PublicServices = publicServicesOver(Ecfr.layer)

@@ -9,7 +9,7 @@ export interface BoundTool {
   readonly definition: Tool.Any
   /** The `tools/list` entry, derived once. */
   readonly listing: Record<string, unknown>
-  readonly call: (args: unknown) => Effect.Effect<Record<string, unknown>, RpcError>
+  readonly call: (args: unknown, caller: Principal) => Effect.Effect<Record<string, unknown>, RpcError>
 }
 
 export interface ReadResult {
@@ -62,6 +62,16 @@ const internal = (cause: Cause.Cause<unknown>, what: string) =>
 
 const toolError = (message: string) => ({ content: [{ type: "text", text: message }], isError: true })
 
+const failureResult = (error: unknown) => {
+  if (!(error instanceof Tool.StructuredFailure)) return toolError(describeFailure(error))
+  const json = JSON.stringify(error.content)
+  return {
+    content: [{ type: "text", text: `${error.message}\n${json}` }],
+    structuredContent: error.content,
+    isError: true
+  }
+}
+
 const invalidArguments = (error: ParseResult.ParseError) => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
     issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`
@@ -102,13 +112,14 @@ const bindTool = (tool: Tool.Any, context: Context.Context<unknown>): BoundTool 
   return {
     definition: tool,
     listing: Tool.describe(tool),
-    call: (args) => {
+    call: (args, caller) => {
       const input = decode(args ?? {})
       if (Either.isLeft(input)) return Effect.succeed(invalidArguments(input.left))
-      // the catalogue's context holds every service its tools need (see `make`)
-      return Effect.provide(tool.run(input.right) as Effect.Effect<unknown, unknown, unknown>, context).pipe(
+      // the catalogue's context holds every service its tools need (see `make`); the caller comes per call
+      const run = tool.run(input.right) as Effect.Effect<unknown, unknown, unknown>
+      return Effect.provide(run, Context.add(context, Tool.Caller, caller)).pipe(
         Effect.matchEffect({
-          onFailure: (error) => Effect.succeed(toolError(describeFailure(error))),
+          onFailure: (error) => Effect.succeed(failureResult(error)),
           // a result that does not match the tool's own output schema is a defect, not a tool error
           onSuccess: (value) => Either.match(encode(value), { onLeft: Effect.die, onRight: Effect.succeed })
         }),

@@ -115,7 +115,7 @@ const toolsCall: Method = {
     if (name instanceof RpcError) return Effect.fail(name)
     const tool = catalog.tools(principal).find((candidate) => candidate.definition.name === name)
     if (tool === undefined) return Effect.fail(new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`))
-    return tool.call(params.arguments)
+    return tool.call(params.arguments, principal)
   }
 }
 

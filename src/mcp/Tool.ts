@@ -1,5 +1,6 @@
 import type { Effect } from "effect"
-import { JSONSchema, Option, Schema, SchemaAST } from "effect"
+import { Context, JSONSchema, Option, Schema, SchemaAST } from "effect"
+import type { Principal } from "../domain/Principal.ts"
 
 /** MCP tool annotations: hints for clients deciding how to present or confirm a call. */
 export interface ToolAnnotations {
@@ -50,8 +51,19 @@ export interface Tool<I, O, E, R> {
 
 export type Any = Tool<any, any, any, any>
 
-/** The services the tools of a list need. */
-export type Requirements<T extends Any> = T extends Tool<any, any, any, infer R> ? R : never
+/** Who called: the principal of the `tools/call` being run, for tools that bill or authorize per caller. */
+export class Caller extends Context.Tag("app/mcp/Caller")<Caller, Principal>() {}
+
+/** The services the tools of a list need from the catalogue (the caller comes with each call). */
+export type Requirements<T extends Any> = T extends Tool<any, any, any, infer R> ? Exclude<R, Caller> : never
+
+/**
+ * A tool failure the caller can act on, answered as an error result whose `structuredContent` says
+ * what to do (purchase information when a paid tool cannot be paid for).
+ */
+export class StructuredFailure {
+  constructor(readonly message: string, readonly content: Readonly<Record<string, unknown>>) {}
+}
 
 /** Read-only lookups of public regulatory data: the annotations nearly every tool here carries. */
 export const readOnly = (title: string, openWorld = false): ToolAnnotations => ({

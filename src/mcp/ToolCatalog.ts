@@ -2,6 +2,7 @@ import * as Catalog from "./Catalog.ts"
 import { countryChartResources, eccnResources } from "./resources/Eccn.ts"
 import { ecfrResources } from "./resources/Ecfr.ts"
 import { skillResources } from "./resources/Skills.ts"
+import { documentTools } from "./tools/Documents.ts"
 import { eccnTools } from "./tools/Eccn.ts"
 import { ecfrTools } from "./tools/Ecfr.ts"
 import { enforcementTools } from "./tools/Enforcement.ts"
@@ -23,7 +24,8 @@ export const productionTools = [
   ...screeningTools,
   ...enforcementTools,
   ...researchTools,
-  ...partyEnforcementTools
+  ...partyEnforcementTools,
+  ...documentTools
 ] as const
 
 export const productionResources = [skillResources, ecfrResources, eccnResources, countryChartResources] as const

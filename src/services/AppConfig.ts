@@ -34,6 +34,10 @@ export interface AppConfigShape {
   readonly serviceJwt: ServiceJwtConfig
   /** A remote rendering backend; unset renders documents in process. */
   readonly renderBackendUrl: Option.Option<string>
+  /** How long a document rendered over MCP stays behind its download link. */
+  readonly pdfLinkTtlSeconds: number
+  /** Cap on the bytes of rendered documents waiting for download. */
+  readonly pdfStoreMaxBytes: number
   /** Shown in 402 answers of the document endpoints: how to obtain a key or credits. */
   readonly enterprisePlan: {
     readonly name: string
@@ -156,6 +160,17 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     ),
     serviceJwt,
     renderBackendUrl: yield* Config.option(absoluteUrl("RENDER_BACKEND_URL", Config.string("RENDER_BACKEND_URL"))),
+    pdfLinkTtlSeconds: yield* Config.integer("PDF_LINK_TTL_SECONDS").pipe(
+      Config.withDefault(3600),
+      Config.validate({
+        message: "PDF_LINK_TTL_SECONDS must be between 1 and 604800 (7 days)",
+        validation: (n) => n >= 1 && n <= 604_800
+      })
+    ),
+    pdfStoreMaxBytes: yield* Config.integer("PDF_STORE_MAX_BYTES").pipe(
+      Config.withDefault(512 * 1024 * 1024),
+      Config.validate({ message: "PDF_STORE_MAX_BYTES must be >= 1048576", validation: (n) => n >= 1024 * 1024 })
+    ),
     enterprisePlan: {
       name: yield* Config.string("ENTERPRISE_PLAN_NAME").pipe(Config.withDefault("Enterprise")),
       purchaseUrl: yield* url("ENTERPRISE_PURCHASE_URL", `${publicBaseUrl}/docs`),

@@ -1,6 +1,11 @@
-import { Effect } from "effect"
+import { Effect, Layer, Option } from "effect"
+import * as CreditsService from "./Credits.ts"
 import { Credits } from "./Credits.ts"
+import { userAccount } from "./DocumentPayers.ts"
+import * as KeyStoreService from "./KeyStore.ts"
 import { KeyStore } from "./KeyStore.ts"
+import * as UserDirectoryService from "./UserDirectory.ts"
+import { UserDirectory } from "./UserDirectory.ts"
 
 export const usage = `usage: npm run keys -- <command>
   create [--label <text>] [--plan <name>] [--credits <n>]   new key, printed once
@@ -8,7 +13,12 @@ export const usage = `usage: npm run keys -- <command>
   deactivate <keyId>                                        the key answers 403 from now on
   activate <keyId>                                          re-activates a key
   credit <keyId> <amount>                                   adds prepaid credits (negative removes)
-  usage [keyId]                                             paid documents, last use and balance per key`
+  usage [keyId]                                             paid documents, last use and balance per key
+  user-credit <userId> <amount>                             adds credits to a signed-in (free-tier) user's account
+  user-usage <userId>                                       paid documents, last use and balance of a user account`
+
+/** The stores the CLI administers, the server's own under DATA_DIR. */
+export const stores = Layer.mergeAll(KeyStoreService.layer, CreditsService.layer, UserDirectoryService.layerEmbedded)
 
 const option = (args: ReadonlyArray<string>, name: string) => {
   const index = args.indexOf(`--${name}`)
@@ -24,10 +34,20 @@ const integer = (value: string | undefined, what: string) =>
  * The keys CLI: administers API keys and credits in the embedded store. A new key is printed
  * exactly once; listings show key ids (not secret) and never the stored hashes.
  */
-export const run = (args: ReadonlyArray<string>): Effect.Effect<string, string, KeyStore | Credits> =>
+export const run = (args: ReadonlyArray<string>): Effect.Effect<string, string, KeyStore | Credits | UserDirectory> =>
   Effect.gen(function*() {
     const keys = yield* KeyStore
     const credits = yield* Credits
+    const users = yield* UserDirectory
+    /** A user's credits account, once the user id (`npm run accounts -- users list`) is known to exist. */
+    const accountOf = (userId: string | undefined) =>
+      userId === undefined ? Effect.fail(usage) : Effect.flatMap(
+        users.find(userId),
+        Option.match({
+          onNone: () => Effect.fail(`no user with id ${userId}`),
+          onSome: (user) => Effect.succeed({ user, account: userAccount(user.id) })
+        })
+      )
     const [command, ...rest] = args
     switch (command) {
       case "create": {
@@ -103,6 +123,27 @@ export const run = (args: ReadonlyArray<string>): Effect.Effect<string, string, 
               ].join("  "))
         )
         return ["key id        status         paid docs  last paid document        credits  label", ...lines].join("\n")
+      }
+      case "user-credit": {
+        const { account, user } = yield* accountOf(rest[0])
+        const balance = yield* credits.add(account, yield* integer(rest[1], "amount"))
+        return `${user.id} (${user.email}, ${user.tier} tier): ${balance} credits`
+      }
+      case "user-usage": {
+        const { account, user } = yield* accountOf(rest[0])
+        const used = yield* credits.usage(account)
+        const balance = yield* credits.balance(account)
+        return [
+          "user id            tier  paid docs  last paid document        credits  email",
+          [
+            user.id.padEnd(17),
+            user.tier.padEnd(4),
+            String(used.spent).padStart(9),
+            (used.lastSpentAt ?? "-").padEnd(24),
+            String(balance).padStart(7),
+            user.email
+          ].join("  ")
+        ].join("\n")
       }
       default:
         return yield* Effect.fail(usage)

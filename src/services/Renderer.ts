@@ -18,6 +18,8 @@ export interface RenderedPdf {
   readonly bytes: Uint8Array
   /** How many non-fatal payload issues the render met (`X-Render-Warnings`). */
   readonly warnings: number
+  /** Those issues, named without their values; a remote backend reports the count only. */
+  readonly warningMessages: ReadonlyArray<string>
 }
 
 /**
@@ -39,7 +41,7 @@ export const makeInProcess = (options: { readonly concurrency: number }) =>
       semaphore.withPermits(1)(
         Effect.promise(async () => {
           const rendered = await renderDocument(contracts[slug], payload, { draft, now: new Date() })
-          return { bytes: rendered.bytes, warnings: rendered.warnings.length }
+          return { bytes: rendered.bytes, warnings: rendered.warnings.length, warningMessages: rendered.warnings }
         })
       )
   }))
@@ -58,7 +60,8 @@ export const makeRemote = (baseUrl: string) =>
           ),
           Effect.map((response) => ({
             bytes: response.body,
-            warnings: Number(response.headers[BackendProtocol.warningsHeader] ?? 0) || 0
+            warnings: Number(response.headers[BackendProtocol.warningsHeader] ?? 0) || 0,
+            warningMessages: []
           })),
           Effect.mapError((error) =>
             new RenderBackendUnavailable({ detail: `The rendering backend did not answer: ${error.detail}.` })

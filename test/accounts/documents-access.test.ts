@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as AppConfig from "../../src/services/AppConfig.ts"
-import * as Credits from "../../src/services/Credits.ts"
 import * as KeysCommand from "../../src/services/KeysCommand.ts"
-import * as KeyStore from "../../src/services/KeyStore.ts"
 import { classificationPayload } from "../fixtures/documents/classification.ts"
 import {
   addUsers,
@@ -29,7 +27,7 @@ describe("API keys, OAuth users and services on /pdf/*", () => {
   beforeAll(async () => {
     const dataDir = await newDataDir()
     await addUsers(dataDir, [freeUser, paidUser])
-    const stores = Layer.mergeAll(KeyStore.layer, Credits.layer).pipe(
+    const stores = KeysCommand.stores.pipe(
       Layer.provide(AppConfig.layerWith(testConfig({ dataDir })))
     )
     keys = (...args) => Effect.runPromise(KeysCommand.run(args).pipe(Effect.provide(stores)))

@@ -25,6 +25,16 @@ class SigningInProvider extends HeadlessOAuthProvider {
 }
 
 const info = { name: "oauth-e2e", version: "1.0.0" }
+const payload = {
+  COMPANY_NAME: "Northwind Secure Systems, Inc.",
+  DOC_NUMBER: "ECM-2026-0142",
+  VERSION: "1.0",
+  DATE: "2026-11-20",
+  FROM_NAME_TITLE: "Jane Doe, Senior Trade Compliance Analyst",
+  ITEM_NAME_MODEL: "Sentinel 4200 VPN gateway",
+  FINAL_JURISDICTION: "EAR (Department of Commerce)",
+  FINAL_ECCN: "5A002.a.1"
+}
 const toolNames = (result: { readonly tools: ReadonlyArray<{ readonly name: string }> }) =>
   result.tools.map((tool) => tool.name)
 
@@ -66,9 +76,21 @@ describe("MCP SDK clients sign in through our authorization server", () => {
     expect(second.client.getNegotiatedProtocolVersion()).toBe("2026-07-28")
     const signedInTools = toolNames(await second.client.listTools(undefined, { cacheMode: "bypass" }))
     expect(signedInTools).toEqual(expect.arrayContaining(anonymousTools))
+    // a signed-in free-tier user sees the enterprise tools; with no credits a paid tool answers purchase information
+    expect(anonymousTools).not.toContain("create_classification_pdf")
+    expect(signedInTools).toEqual(
+      expect.arrayContaining(["create_classification_pdf", "get_classification_pdf_contract"])
+    )
     const result = await second.client.callTool({ name: "get_regulatory_status", arguments: {} })
     expect(result.isError ?? false).toBe(false)
     expect(JSON.stringify(result.structuredContent)).toContain("Affiliates")
+    const paid = await second.client.callTool({ name: "create_classification_pdf", arguments: { payload } })
+    expect(paid.isError).toBe(true)
+    expect(paid.structuredContent).toMatchObject({
+      status: 402,
+      reason: "exhausted",
+      plan: { purchaseUrl: expect.any(String), contact: expect.any(String) }
+    })
     await second.client.close()
   })
 
@@ -81,6 +103,9 @@ describe("MCP SDK clients sign in through our authorization server", () => {
     await transport.finishAuth(provider.callbackUrl!.searchParams.get("code")!)
     const result = await client.callTool({ name: "get_regulatory_status", arguments: {} })
     expect(result.isError ?? false).toBe(false)
+    const paid = await client.callTool({ name: "create_classification_pdf", arguments: { payload } })
+    expect(paid.isError).toBe(true)
+    expect(paid.structuredContent).toMatchObject({ reason: "exhausted", plan: expect.any(Object) })
     await client.close()
   })
 })

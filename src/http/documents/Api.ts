@@ -6,34 +6,25 @@ import {
   HttpApiSecurity,
   OpenApi
 } from "@effect/platform"
-import { Context, type Effect, Schema } from "effect"
+import { Context, Schema } from "effect"
 import {
   ApiKeyInactive,
   ApiKeyRequired,
   CreditsRequired,
   DocumentContract,
+  DocumentLinkId,
+  DocumentLinkNotFound,
   DocumentSlug,
   PayloadTooLarge,
   RenderBackendUnavailable
 } from "../../domain/Documents.ts"
 import { InvalidRequest } from "../../domain/Problem.ts"
 import { contracts } from "../../render/contracts/index.ts"
-import type { NoCredits } from "../../services/Credits.ts"
+import type { Payer } from "../../services/DocumentPayers.ts"
 import { CachePolicy, Enterprise, IndexGroup } from "../Annotations.ts"
 
-/**
- * Who pays for a final document, once the security middleware accepted the caller: an API key's
- * prepaid credits on the public deployment, the plan of an entitled service on the enclave.
- */
-export interface DocumentPayerShape {
-  /** A billing problem that blocks final documents until it is resolved. */
-  readonly billingIssue: boolean
-  readonly balance: Effect.Effect<number>
-  /** Runs the rendering paid for: one credit, given back if it fails, or nothing under a plan. */
-  readonly pay: <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | NoCredits, R>
-}
-
-export class DocumentPayer extends Context.Tag("app/http/DocumentPayer")<DocumentPayer, DocumentPayerShape>() {}
+/** The payer of a `/pdf/*` request, as the security middleware resolved it (see `DocumentPayers`). */
+export class DocumentPayer extends Context.Tag("app/http/DocumentPayer")<DocumentPayer, Payer>() {}
 
 /**
  * `/pdf/*` needs a caller who can pay: on the public deployment an API key (402 when it is missing
@@ -81,4 +72,26 @@ export class DocumentsGroup extends HttpApiGroup.make("documents")
   .annotate(Enterprise, true)
   .annotate(CachePolicy, "no-store")
   .annotate(OpenApi.Title, "Documents")
+{}
+
+/**
+ * Downloads of documents rendered over MCP. The link token is the credential (like a presigned
+ * URL), so no bearer is needed on the public deployment; the enclave's access policy still guards
+ * every `/pdf/*` path. Malformed ids are 400, unknown and expired ones the same 404.
+ */
+export class DocumentFilesGroup extends HttpApiGroup.make("documentFiles")
+  .add(
+    HttpApiEndpoint.get("download", "/pdf/files/:id")
+      .setPath(Schema.Struct({ id: DocumentLinkId }))
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
+      .addError(DocumentLinkNotFound)
+      .annotate(
+        OpenApi.Summary,
+        "download a document rendered by an MCP create_*_pdf tool (the link is the credential; expires)"
+      )
+  )
+  .annotate(IndexGroup, "documents")
+  .annotate(Enterprise, true)
+  .annotate(CachePolicy, "no-store")
+  .annotate(OpenApi.Title, "Document downloads")
 {}

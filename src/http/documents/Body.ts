@@ -49,14 +49,3 @@ export const readJsonBody = (
     )
   )
 }
-
-/** `Content-Disposition` file name from the document number: ASCII letters, digits, `.`, `_`, `-` only. */
-export const fileNameFor = (docNumber: string | undefined, version: string | undefined, draft: boolean): string => {
-  const safe = (value: string) =>
-    value.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/-{2,}/g, "-")
-      .replace(/^[-.]+|[-.]+$/g, "")
-  const base = safe(docNumber ?? "").slice(0, 80) || "document"
-  const safeVersion = safe(version ?? "").slice(0, 16)
-  const suffix = safeVersion === "" ? "" : `-v${safeVersion}`
-  return `${base}${suffix}${draft ? "-DRAFT" : ""}.pdf`
-}

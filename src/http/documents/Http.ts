@@ -1,76 +1,58 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Effect, Either } from "effect"
-import { CreditsRequired, freeDocumentSlugs, MaxPayloadBytes, type PlanInfo } from "../../domain/Documents.ts"
-import { InvalidRequest } from "../../domain/Problem.ts"
-import { contractDocument, validatePayload } from "../../render/contracts/Contract.ts"
-import { contracts } from "../../render/contracts/index.ts"
-import { AppConfig } from "../../services/AppConfig.ts"
+import { Effect, Option } from "effect"
+import { DocumentLinkNotFound, MaxPayloadBytes } from "../../domain/Documents.ts"
+import { contractDocuments } from "../../render/contracts/index.ts"
+import { DocumentFiles } from "../../services/DocumentFiles.ts"
+import * as DocumentRendering from "../../services/DocumentRendering.ts"
 import { Renderer } from "../../services/Renderer.ts"
 import { Api } from "../Api.ts"
 import { problemResponse } from "../middleware/Problems.ts"
 import { DocumentPayer } from "./Api.ts"
-import { fileNameFor, readJsonBody } from "./Body.ts"
+import { readJsonBody } from "./Body.ts"
 
-export const planInfo = Effect.map(AppConfig, (config): PlanInfo => ({
-  name: config.enterprisePlan.name,
-  pricing: "1 prepaid credit ($1) per final document; drafts (?draft=1) and the restricted-party-screening " +
-    "certificate are free",
-  purchaseUrl: config.enterprisePlan.purchaseUrl,
-  contact: config.enterprisePlan.contact
-}))
-
-const contractDocuments = Object.fromEntries(
-  Object.entries(contracts).map(([slug, contract]) => [slug, contractDocument(contract)])
-)
+/** The headers a PDF is delivered with, over `POST /pdf/{slug}` and a download link alike. */
+const pdfResponse = (bytes: Uint8Array, fileName: string, warnings: number, cacheControl: string) =>
+  HttpServerResponse.uint8Array(bytes, {
+    contentType: "application/pdf",
+    headers: {
+      "content-disposition": `attachment; filename="${fileName}"`,
+      "x-render-warnings": String(warnings),
+      "cache-control": cacheControl
+    }
+  })
 
 export const DocumentsHttpLive = HttpApiBuilder.group(Api, "documents", (handlers) =>
   Effect.gen(function*() {
-    const renderer = yield* Renderer
-    const plan = yield* planInfo
+    const render = DocumentRendering.make(yield* Renderer, yield* DocumentRendering.planInfo)
     return handlers
-      .handle("contract", ({ path }) => Effect.succeed(contractDocuments[path.slug]!))
+      .handle("contract", ({ path }) => Effect.succeed(contractDocuments[path.slug]))
       .handleRaw("render", ({ path, request, urlParams }) =>
         Effect.gen(function*() {
           const payer = yield* DocumentPayer
-          const contract = contracts[path.slug]
           const draft = urlParams.draft === "1" || urlParams.draft === "true"
           const body = yield* readJsonBody(request, MaxPayloadBytes)
-          const payload = validatePayload(contract, body)
-          if (Either.isLeft(payload)) {
-            const names = payload.left.map((issue) => `${issue.name} (${issue.reason})`).join("; ")
-            return yield* new InvalidRequest({ detail: `Invalid payload: ${names}`, invalidParams: payload.left })
-          }
-          const render = renderer.render({ slug: path.slug, payload: payload.right, draft })
-          const free = draft || freeDocumentSlugs.has(path.slug)
-          if (!free && payer.billingIssue) {
-            return yield* new CreditsRequired({
-              detail: "The key's billing needs attention before final documents can be rendered.",
-              reason: "billing_issue",
-              balance: yield* payer.balance,
-              plan
-            })
-          }
-          const rendered = free ? yield* render : yield* payer.pay(render).pipe(
-            Effect.catchTag("NoCredits", ({ balance }) =>
-              new CreditsRequired({
-                detail: "No prepaid credits left for this key; drafts (?draft=1) stay free.",
-                reason: "exhausted",
-                balance,
-                plan
-              }))
-          )
-          const values = payload.right.values
-          const fileName = fileNameFor(values.DOC_NUMBER as string, values.VERSION as string, draft)
-          return HttpServerResponse.uint8Array(rendered.bytes, {
-            contentType: "application/pdf",
-            headers: {
-              "content-disposition": `attachment; filename="${fileName}"`,
-              "x-render-warnings": String(rendered.warnings),
-              "cache-control": "no-store"
-            }
-          })
+          const { document } = yield* render({ slug: path.slug, body, draft, payer }, () => Effect.void)
+          return pdfResponse(document.bytes, document.fileName, document.warnings.count, "no-store")
         }).pipe(
           // the rest of an oversized body is not worth reading: the connection closes after the answer
           Effect.catchTag("PayloadTooLarge", (error) => Effect.succeed(problemResponse(error, { connection: "close" })))
         ))
   }))
+
+const notFound = new DocumentLinkNotFound({ detail: "This document link expired or does not exist." })
+
+export const DocumentFilesHttpLive = HttpApiBuilder.group(
+  Api,
+  "documentFiles",
+  (handlers) =>
+    Effect.map(DocumentFiles, (files) =>
+      handlers.handleRaw("download", ({ path }) =>
+        Effect.flatMap(
+          files.get(path.id),
+          Option.match({
+            onNone: () => Effect.fail(notFound),
+            onSome: (stored) =>
+              Effect.succeed(pdfResponse(stored.bytes, stored.fileName, stored.warnings, "private, no-store"))
+          })
+        )))
+)

@@ -2,59 +2,48 @@ import { Effect, Layer, Redacted } from "effect"
 import { ApiKeyInactive, ApiKeyRequired } from "../../domain/Documents.ts"
 import type { Principal } from "../../domain/Principal.ts"
 import { Auth } from "../../services/Auth.ts"
-import { Credits } from "../../services/Credits.ts"
-import { Entitlement } from "../../services/ServiceJwt.ts"
-import { type DocumentPayerShape, DocumentsAuth } from "./Api.ts"
-import { planInfo } from "./Http.ts"
+import { DocumentPayers } from "../../services/DocumentPayers.ts"
+import { planInfo } from "../../services/DocumentRendering.ts"
+import { DocumentsAuth } from "./Api.ts"
 
-/** The `/pdf/*` security middleware over a rule turning the caller's principal into a payer. */
-const documentsAuth = (
-  payerOf: (
-    principal: Principal,
-    required: ApiKeyRequired
-  ) => Effect.Effect<DocumentPayerShape, ApiKeyRequired | ApiKeyInactive>,
-  detail: string
-) =>
+/**
+ * The `/pdf/*` security middleware: the principals this deployment's REST surface admits, each
+ * paying as `DocumentPayers` decides. Missing or unknown credentials are 402 with plan information,
+ * deactivated keys 403.
+ */
+const documentsAuth = (admits: (principal: Principal) => boolean, detail: string) =>
   Layer.effect(
     DocumentsAuth,
     Effect.gen(function*() {
       const auth = yield* Auth
+      const payers = yield* DocumentPayers
       const required = new ApiKeyRequired({ detail, plan: yield* planInfo })
+      const inactive = new ApiKeyInactive({ detail: "This API key was deactivated." })
       return {
         apiKey: (token) =>
           Effect.flatMap(auth.authenticate(`Bearer ${Redacted.value(token)}`), (principal) =>
-            payerOf(principal, required))
+            admits(principal)
+              ? Effect.catchTag(
+                payers.payerOf(principal),
+                "NoPayer",
+                ({ reason }) => Effect.fail(reason === "inactive" ? inactive : required)
+              )
+              : Effect.fail(required))
       }
     })
   )
 
 /**
- * The public deployment: an API key pays with its prepaid credits. Missing or unknown keys are 402,
- * deactivated keys 403; a key with a billing issue is accepted (drafts stay free).
+ * The public deployment's REST surface takes API keys only (SPEC Authentication); OAuth users render
+ * over MCP. A key with a billing issue is accepted: drafts stay free.
  */
-export const DocumentsAuthByApiKey = Layer.unwrapEffect(
-  Effect.map(Credits, (credits) =>
-    documentsAuth((principal, required) => {
-      if (principal._tag !== "ApiKey") return Effect.fail(required)
-      if (principal.status === "inactive") {
-        return Effect.fail(new ApiKeyInactive({ detail: "This API key was deactivated." }))
-      }
-      return Effect.succeed({
-        billingIssue: principal.status === "billing_issue",
-        balance: credits.balance(principal.keyId),
-        pay: (work) => credits.spend(principal.keyId, work)
-      })
-    }, "Document rendering needs an API key: send `Authorization: Bearer svc_live_…`."))
+export const DocumentsAuthByApiKey = documentsAuth(
+  (principal) => principal._tag === "ApiKey",
+  "Document rendering needs an API key: send `Authorization: Bearer svc_live_…`."
 )
 
-/**
- * The enclave: a service holding the `pdf` entitlement renders under its plan, without credits (the
- * access policy has already refused everyone else with 401 or 403).
- */
+/** The enclave: services (the access policy has already refused everyone else with 401 or 403). */
 export const DocumentsAuthByEntitlement = documentsAuth(
-  (principal, required) =>
-    principal._tag === "Service" && principal.entitlements.includes(Entitlement.pdf)
-      ? Effect.succeed({ billingIssue: false, balance: Effect.succeed(0), pay: (work) => work })
-      : Effect.fail(required),
+  (principal) => principal._tag === "Service",
   "Document rendering needs a service JWT with the `pdf` entitlement."
 )

@@ -1,6 +1,6 @@
-import type { DocumentSlug } from "../../domain/Documents.ts"
+import type { DocumentContract, DocumentSlug } from "../../domain/Documents.ts"
 import { Classification } from "./Classification.ts"
-import type { Contract } from "./Contract.ts"
+import { type Contract, contractDocument } from "./Contract.ts"
 import { EmcpManual } from "./EmcpManual.ts"
 import { EncryptionReport } from "./EncryptionReport.ts"
 import { LicenseDetermination } from "./LicenseDetermination.ts"
@@ -18,3 +18,8 @@ export const contracts: Readonly<Record<DocumentSlug, Contract>> = {
   tcp: Tcp,
   "encryption-report": EncryptionReport
 }
+
+/** The `GET /pdf/{slug}/contract` document of every type, derived once. */
+export const contractDocuments = Object.fromEntries(
+  Object.entries(contracts).map(([slug, contract]) => [slug, contractDocument(contract)])
+) as Readonly<Record<DocumentSlug, DocumentContract>>
