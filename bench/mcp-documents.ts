@@ -4,20 +4,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as AppConfig from "../src/services/AppConfig.ts"
 import * as KeysCommand from "../src/services/KeysCommand.ts"
+import { minimalClassificationPayload } from "../test/fixtures/documents/classification.ts"
 import { compare } from "./lib/load.ts"
 import { startBareServer, startService } from "./lib/processes.ts"
-
-/** The eight required keys of the classification memorandum. */
-const payload = {
-  COMPANY_NAME: "Northwind Secure Systems, Inc.",
-  DOC_NUMBER: "ECM-2026-0142",
-  VERSION: "1.0",
-  DATE: "2026-11-20",
-  FROM_NAME_TITLE: "Jane Doe, Senior Trade Compliance Analyst",
-  ITEM_NAME_MODEL: "Sentinel 4200 VPN gateway (model NW-S4200)",
-  FINAL_JURISDICTION: "EAR (Department of Commerce)",
-  FINAL_ECCN: "5A002.a.1"
-}
 
 /**
  * What a download link costs: `GET /pdf/files/{id}` (token hash lookup, expiry check, file read,
@@ -49,7 +38,7 @@ export const run = async () => {
         method: "tools/call",
         params: {
           name: "create_classification_pdf",
-          arguments: { payload, draft: true },
+          arguments: { payload: minimalClassificationPayload, draft: true },
           _meta: {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientCapabilities": {},

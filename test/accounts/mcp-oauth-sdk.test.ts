@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/client"
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { minimalClassificationPayload } from "../fixtures/documents/classification.ts"
 import { HeadlessOAuthProvider } from "../support/mcp/FakeAuthorizationServer.ts"
 import { addUsers, consent, freeUser, newDataDir, publicAppWithProbe, type TestUser } from "../support/OAuthDriver.ts"
 import { type RunningServer, startServer } from "../support/TestServer.ts"
@@ -25,16 +26,6 @@ class SigningInProvider extends HeadlessOAuthProvider {
 }
 
 const info = { name: "oauth-e2e", version: "1.0.0" }
-const payload = {
-  COMPANY_NAME: "Northwind Secure Systems, Inc.",
-  DOC_NUMBER: "ECM-2026-0142",
-  VERSION: "1.0",
-  DATE: "2026-11-20",
-  FROM_NAME_TITLE: "Jane Doe, Senior Trade Compliance Analyst",
-  ITEM_NAME_MODEL: "Sentinel 4200 VPN gateway",
-  FINAL_JURISDICTION: "EAR (Department of Commerce)",
-  FINAL_ECCN: "5A002.a.1"
-}
 const toolNames = (result: { readonly tools: ReadonlyArray<{ readonly name: string }> }) =>
   result.tools.map((tool) => tool.name)
 
@@ -84,7 +75,10 @@ describe("MCP SDK clients sign in through our authorization server", () => {
     const result = await second.client.callTool({ name: "get_regulatory_status", arguments: {} })
     expect(result.isError ?? false).toBe(false)
     expect(JSON.stringify(result.structuredContent)).toContain("Affiliates")
-    const paid = await second.client.callTool({ name: "create_classification_pdf", arguments: { payload } })
+    const paid = await second.client.callTool({
+      name: "create_classification_pdf",
+      arguments: { payload: minimalClassificationPayload }
+    })
     expect(paid.isError).toBe(true)
     expect(paid.structuredContent).toMatchObject({
       status: 402,
@@ -103,7 +97,10 @@ describe("MCP SDK clients sign in through our authorization server", () => {
     await transport.finishAuth(provider.callbackUrl!.searchParams.get("code")!)
     const result = await client.callTool({ name: "get_regulatory_status", arguments: {} })
     expect(result.isError ?? false).toBe(false)
-    const paid = await client.callTool({ name: "create_classification_pdf", arguments: { payload } })
+    const paid = await client.callTool({
+      name: "create_classification_pdf",
+      arguments: { payload: minimalClassificationPayload }
+    })
     expect(paid.isError).toBe(true)
     expect(paid.structuredContent).toMatchObject({ reason: "exhausted", plan: expect.any(Object) })
     await client.close()

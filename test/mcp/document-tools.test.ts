@@ -5,6 +5,7 @@ import { DocumentSlugs } from "../../src/domain/Documents.ts"
 import * as AppConfig from "../../src/services/AppConfig.ts"
 import * as KeysCommand from "../../src/services/KeysCommand.ts"
 import { KeyStore } from "../../src/services/KeyStore.ts"
+import { minimalClassificationPayload } from "../fixtures/documents/classification.ts"
 import { modernPost } from "../support/mcp/McpTestApp.ts"
 import {
   addUsers,
@@ -18,18 +19,6 @@ import {
 import { parsePdf } from "../support/ParsePdf.ts"
 import { enclaveConfig, makeIssuer } from "../support/ServiceTokens.ts"
 import { type RunningServer, startServer, testConfig } from "../support/TestServer.ts"
-
-/** The eight required keys of the classification memorandum, for a quick render. */
-const classification = {
-  COMPANY_NAME: "Northwind Secure Systems, Inc.",
-  DOC_NUMBER: "ECM-2026-0142",
-  VERSION: "1.0",
-  DATE: "2026-11-20",
-  FROM_NAME_TITLE: "Jane Doe, Senior Trade Compliance Analyst",
-  ITEM_NAME_MODEL: "Sentinel 4200 VPN gateway (model NW-S4200)",
-  FINAL_JURISDICTION: "EAR (Department of Commerce)",
-  FINAL_ECCN: "5A002.a.1"
-}
 
 const documentToolNames = DocumentSlugs.flatMap((slug) => {
   const name = slug.replaceAll("-", "_")
@@ -49,7 +38,7 @@ const call = async (server: RunningServer, bearer: string, name: string, args: u
   return (await response.json()).result
 }
 
-const create = (server: RunningServer, bearer: string, args: unknown = { payload: classification }) =>
+const create = (server: RunningServer, bearer: string, args: unknown = { payload: minimalClassificationPayload }) =>
   call(server, bearer, "create_classification_pdf", args)
 
 /** The path of a link on the server it points to. */
@@ -163,7 +152,7 @@ describe("enterprise document tools over MCP (public deployment)", () => {
     const rest = await server.get("/pdf/classification", {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify(classification)
+      body: JSON.stringify(minimalClassificationPayload)
     })
     expect(rest.status).toBe(402)
     const { instance: _instance, ...restBody } = await rest.json()
@@ -173,7 +162,7 @@ describe("enterprise document tools over MCP (public deployment)", () => {
 
   it("renders drafts free for any authenticated caller", async () => {
     const { key, keyId } = await newKey(0)
-    const result = await create(server, key, { payload: classification, draft: true })
+    const result = await create(server, key, { payload: minimalClassificationPayload, draft: true })
     expect(result.structuredContent).toMatchObject({
       draft: true,
       metering: "free",
@@ -184,7 +173,7 @@ describe("enterprise document tools over MCP (public deployment)", () => {
     const pdf = await parsePdf(new Uint8Array(await (await fetch(result.structuredContent.url)).arrayBuffer()))
     expect(pdf.text.join(" ")).toMatch(/DRAFT/)
     expect(await spent(keyId)).toBe("0")
-    const paidUserDraft = await create(server, paidToken, { payload: classification, draft: true })
+    const paidUserDraft = await create(server, paidToken, { payload: minimalClassificationPayload, draft: true })
     expect(paidUserDraft.structuredContent.metering).toBe("free")
   })
 
@@ -194,7 +183,9 @@ describe("enterprise document tools over MCP (public deployment)", () => {
     const result = await create(server, key)
     expect(result.isError).toBe(true)
     expect(result.structuredContent).toMatchObject({ reason: "billing_issue", balance: 3 })
-    expect((await create(server, key, { payload: classification, draft: true })).isError ?? false).toBe(false)
+    expect((await create(server, key, { payload: minimalClassificationPayload, draft: true })).isError ?? false).toBe(
+      false
+    )
     expect(await spent(keyId)).toBe("0")
   })
 
@@ -218,17 +209,19 @@ describe("enterprise document tools over MCP (public deployment)", () => {
 
   it("reports oversize and invalid payloads as clear tool errors, without charging", async () => {
     const { key, keyId } = await newKey(1)
-    const oversize = await create(server, key, { payload: { ...classification, NOTES: "x".repeat(1_100_000) } })
+    const oversize = await create(server, key, {
+      payload: { ...minimalClassificationPayload, NOTES: "x".repeat(1_100_000) }
+    })
     expect(oversize.isError).toBe(true)
     expect(oversize.content[0].text).toMatch(/Payload too large: .*1048576 bytes/)
-    const { COMPANY_NAME: _dropped, ...incomplete } = classification
+    const { COMPANY_NAME: _dropped, ...incomplete } = minimalClassificationPayload
     const invalid = await create(server, key, { payload: { ...incomplete, PRODUCT_TABLE: "not rows" } })
     expect(invalid.isError).toBe(true)
     expect(invalid.content[0].text).toContain("Invalid payload: COMPANY_NAME (is required)")
     const notAnObject = await create(server, key, { payload: [1, 2] })
     expect(notAnObject.isError).toBe(true)
     expect(notAnObject.content[0].text).toMatch(/^Invalid arguments: payload/)
-    const extra = await create(server, key, { payload: classification, format: "pdf" })
+    const extra = await create(server, key, { payload: minimalClassificationPayload, format: "pdf" })
     expect(extra.content[0].text).toMatch(/^Invalid arguments: format/)
     expect(await spent(keyId)).toBe("0")
   })
@@ -256,7 +249,7 @@ describe("document links expire and stay out of the access log", () => {
     console.log = (...args: Array<unknown>) => void lines.push(args.join(" "))
     const server = await startServer({ config: { dataDir, pdfLinkTtlSeconds: 1, logLevel: "debug" } })
     try {
-      const link = (await create(server, key, { payload: classification, draft: true })).structuredContent
+      const link = (await create(server, key, { payload: minimalClassificationPayload, draft: true })).structuredContent
       const token = pathOf(link.url).split("/").at(-1)!
       expect((await fetch(link.url)).status).toBe(200)
       await new Promise((resolve) => setTimeout(resolve, 1100))
