@@ -1,53 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { freePort } from "./support/ports.ts"
+import { denoAvailable, type DenoServer, startDenoServer } from "./support/DenoServer.ts"
 
-const deno = fileURLToPath(new URL("../node_modules/deno/deno", import.meta.url))
-const entry = fileURLToPath(new URL("../src/deno.ts", import.meta.url))
-
-describe.skipIf(!existsSync(deno))("Deno entry (src/deno.ts)", () => {
+describe.skipIf(!denoAvailable)("Deno entry (src/deno.ts)", () => {
+  let server: DenoServer | undefined
   let url = ""
-  let child: ReturnType<typeof spawn>
   beforeAll(async () => {
-    const port = await freePort()
-    url = `http://127.0.0.1:${port}`
-    child = spawn(deno, [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      entry
-    ], {
-      cwd: tmpdir(),
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "none",
-        ECFR_BASE_URL: "http://127.0.0.1:9",
-        DATA_DIR: mkdtempSync(join(tmpdir(), "svc-deno-"))
-      },
-      stdio: "ignore"
+    server = await startDenoServer({
+      ECFR_BASE_URL: "http://127.0.0.1:9",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "svc-deno-"))
     })
-    const deadline = Date.now() + 90_000
-    for (;;) {
-      try {
-        await fetch(`${url}/health`)
-        return
-      } catch {
-        if (Date.now() > deadline) throw new Error("the Deno server did not start")
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
-    }
+    url = server.url
   }, 120_000)
   afterAll(() => {
-    child?.kill("SIGTERM")
+    server?.stop()
   })
 
   it("serves /health and / from the Deno runtime with the same conventions", async () => {

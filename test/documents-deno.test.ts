@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import * as AppConfig from "../src/services/AppConfig.ts"
 import { KeyStore, layer as keyStoreLayer } from "../src/services/KeyStore.ts"
-import { freePort } from "./support/ports.ts"
+import { denoAvailable, type DenoServer, startDenoServer } from "./support/DenoServer.ts"
 import { testConfig } from "./support/TestServer.ts"
 
-const deno = fileURLToPath(new URL("../node_modules/deno/deno", import.meta.url))
-const entry = fileURLToPath(new URL("../src/deno.ts", import.meta.url))
-
-describe.skipIf(!existsSync(deno))("documents on the Deno runtime", () => {
+describe.skipIf(!denoAvailable)("documents on the Deno runtime", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "documents-deno-"))
   let url = ""
   let key = ""
-  let child: ReturnType<typeof spawn>
+  let server: DenoServer | undefined
   beforeAll(async () => {
     key = await Effect.runPromise(
       Effect.flatMap(KeyStore, (keys) => keys.create({ label: "deno", plan: "enterprise" })).pipe(
@@ -25,35 +20,11 @@ describe.skipIf(!existsSync(deno))("documents on the Deno runtime", () => {
         Effect.provide(keyStoreLayer.pipe(Layer.provide(AppConfig.layerWith(testConfig({ dataDir })))))
       )
     )
-    const port = await freePort()
-    url = `http://127.0.0.1:${port}`
-    child = spawn(deno, [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      "--allow-ffi",
-      entry
-    ], {
-      cwd: tmpdir(),
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "none", DATA_DIR: dataDir },
-      stdio: "ignore"
-    })
-    const deadline = Date.now() + 90_000
-    for (;;) {
-      try {
-        await fetch(`${url}/health`)
-        return
-      } catch {
-        if (Date.now() > deadline) throw new Error("the Deno server did not start")
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
-    }
+    server = await startDenoServer({ DATA_DIR: dataDir })
+    url = server.url
   }, 120_000)
   afterAll(() => {
-    child?.kill("SIGTERM")
+    server?.stop()
     rmSync(dataDir, { recursive: true, force: true })
   })
 
