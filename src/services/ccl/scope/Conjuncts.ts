@@ -1,0 +1,426 @@
+import { type Element, type Group, group, isPunct, isWord, tokenize } from "./ScopeTokens.ts"
+
+/**
+ * One part of a statement: what it names (the entire entry, or paragraphs of the entry), and the
+ * words as written, quoted whenever the answer depends on them.
+ */
+export interface ScopePart {
+  readonly quote: string
+  readonly entry: boolean
+  readonly targets: ReadonlyArray<ParagraphRef>
+  /** Paragraphs of the entry named only inside a description or condition ("for cameras controlled by 6A003.a.3"). */
+  readonly mentions: ReadonlyArray<string>
+  /** Nothing but the entry or paragraphs (and words such as "items controlled by", "only"): no condition. */
+  readonly exact: boolean
+}
+
+/** A paragraph (`b.4.b`), or a range (`a.1` to `a.3`), with the subparagraphs a "(except …)" takes out. */
+export interface ParagraphRef {
+  readonly paragraph: string
+  readonly through?: string
+  readonly except: ReadonlyArray<string>
+  /** False when the exception itself carries a condition ("except a.3.e for lead selenide … FPAs"). */
+  readonly exceptExact: boolean
+}
+
+/** A run of references to one ECCN: `6A003.b.3, 6A003.b.4.a`, `.e, .x, and .y`, `a.1 to a.3, b, g to j`. */
+interface RefList {
+  readonly kind: "list"
+  readonly own: boolean
+  readonly refs: ReadonlyArray<ParagraphRef>
+  readonly start: number
+  readonly end: number
+}
+
+type Item = Exclude<Element, Group> | RefList | {
+  readonly kind: "group"
+  readonly children: ReadonlyArray<Item>
+  readonly start: number
+  readonly end: number
+}
+
+const refStart = (item: Element | undefined) =>
+  item?.kind === "eccn" || item?.kind === "shorthand" || item?.kind === "sibling"
+
+const siblingOf = (paragraph: string, number: string) => {
+  const segments = paragraph.split(".")
+  return /^\d+$/.test(segments[segments.length - 1]!) ? [...segments.slice(0, -1), number].join(".") : undefined
+}
+
+/**
+ * Groups references into lists. A list keeps to one ECCN; a shorthand (`.x`, `a.3`) belongs to the
+ * ECCN last named (the entry itself at first, and again after "paragraph(s)").
+ */
+const formLists = (elements: ReadonlyArray<Element>, own: string, context: { eccn: string }): Array<Item> => {
+  const out: Array<Item> = []
+  let i = 0
+  while (i < elements.length) {
+    const element = elements[i]!
+    if (element.kind === "group") {
+      out.push({ ...element, children: formLists(element.children, own, context) })
+      i++
+      continue
+    }
+    const afterParagraphWord = isWord(elements[i - 1], "paragraph", "paragraphs")
+    if (!refStart(element) && !(element.kind === "letter" && afterParagraphWord)) {
+      out.push(element)
+      i++
+      continue
+    }
+    if (afterParagraphWord) context.eccn = own
+    const refs: Array<{ paragraph: string | null; through?: string; except: Array<string>; exceptExact: boolean }> = []
+    let eccn: string | undefined
+    const start = element.start
+    let end = element.end
+    const resolve = (item: Element | undefined, inList: boolean) => {
+      if (item?.kind === "eccn") return { eccn: item.eccn, paragraph: item.paragraph }
+      const base = eccn ?? context.eccn
+      if (item?.kind === "shorthand") return { eccn: base, paragraph: item.paragraph }
+      if (item?.kind === "letter" && (inList || afterParagraphWord)) return { eccn: base, paragraph: item.letter }
+      if (item?.kind === "sibling") {
+        const previous = refs[refs.length - 1]?.paragraph
+        const paragraph = previous == null ? undefined : siblingOf(previous, item.number)
+        return paragraph === undefined ? undefined : { eccn: base, paragraph }
+      }
+      return undefined
+    }
+    for (;;) {
+      const ref = resolve(elements[i], refs.length > 0)
+      if (ref === undefined || (eccn !== undefined && ref.eccn !== eccn)) break
+      eccn = ref.eccn
+      context.eccn = ref.eccn
+      end = elements[i]!.end
+      const entry = { paragraph: ref.paragraph, except: [] as Array<string>, exceptExact: true }
+      i++
+      const local = elements[i]
+      if (local?.kind === "group" && isWord(local.children[0], "except")) {
+        const inner = formLists(local.children.slice(1), own, { eccn })
+        for (const item of inner) {
+          if (item.kind === "list") entry.except.push(...item.refs.map((r) => r.paragraph))
+          else if (!isPunct(item, ",") && !isWord(item, "and", "or")) entry.exceptExact = false
+        }
+        end = local.end
+        i++
+      }
+      if (isWord(elements[i], "to", "through")) {
+        const to = resolve(elements[i + 1], true)
+        if (to !== undefined && to.eccn === eccn && to.paragraph !== null && ref.paragraph !== null) {
+          Object.assign(entry, { through: to.paragraph })
+          end = elements[i + 1]!.end
+          i += 2
+        }
+      }
+      refs.push(entry)
+      if (isWord(elements[i], "only")) end = elements[i++]!.end
+      let next = i
+      if (isPunct(elements[next], ",")) next++
+      if (isWord(elements[next], "and", "or")) next++
+      const following = resolve(elements[next], true)
+      if (next === i || following === undefined || following.eccn !== eccn) break
+      i = next
+    }
+    if (eccn === undefined) {
+      out.push(element)
+      i++
+      continue
+    }
+    const whole = refs.length === 1 && refs[0]!.paragraph === null
+    out.push({
+      kind: "list",
+      // the entry named without a paragraph ("… controlled for EI reasons in ECCN 5A002, 5A004 or
+      // 5D002") is part of a description, never a paragraph the row is limited to
+      own: eccn === own && !whole,
+      refs: refs.flatMap((r) =>
+        r.paragraph === null ? [] : [{ ...r, paragraph: r.paragraph, except: r.except.filter((e) => e !== null) }]
+      ),
+      start,
+      end
+    })
+  }
+  return out
+}
+
+/** Words that start a condition or a qualifying clause: what follows narrows the items named before it. */
+const conditionWords = new Set([
+  "that",
+  "which",
+  "when",
+  "if",
+  "unless",
+  "having",
+  "with",
+  "whose",
+  "where",
+  "for",
+  "being",
+  "meet",
+  "meets",
+  "meeting",
+  "exceed",
+  "exceeds",
+  "usable",
+  "capable",
+  "regardless"
+])
+
+/** Words that name items without narrowing them ("items controlled by", "all items in", "only"). */
+const neutralWords = new Set([
+  "to",
+  "items",
+  "item",
+  "commodities",
+  "commodity",
+  "equipment",
+  "software",
+  "technology",
+  "controlled",
+  "by",
+  "in",
+  "under",
+  "specified",
+  "described",
+  "listed",
+  "paragraph",
+  "paragraphs",
+  "all",
+  "those",
+  "the",
+  "only",
+  "also"
+])
+const neutralQuotes = new Set(["“software”", "“technology”"])
+
+const isCondition = (item: Item | undefined) =>
+  item?.kind === "word" && conditionWords.has(item.text.toLowerCase().replace(/[:,]$/, ""))
+
+const isOwnList = (item: Item | undefined) => item?.kind === "list" && item.own
+
+/**
+ * `;`, "and to", "or to", "as well as" (a comma before them included): a new part always starts
+ * after these. The length of the separator, its "to" left to the part it opens.
+ */
+const strongLength = (items: ReadonlyArray<Item>, i: number): number => {
+  const comma = isPunct(items[i], ",") ? 1 : 0
+  const at = i + comma
+  if (comma === 0 && isPunct(items[at], ";")) return 1
+  if (isWord(items[at], "and", "or") && isWord(items[at + 1], "to")) return comma + 1
+  if (isWord(items[at], "as") && isWord(items[at + 1], "well") && isWord(items[at + 2], "as")) return comma + 3
+  return 0
+}
+
+/** `,`, "and", "or", ", and": a new part starts only where the text goes on to name other paragraphs. */
+const weakLength = (items: ReadonlyArray<Item>, i: number): number => {
+  if (isPunct(items[i], ",")) return isWord(items[i + 1], "and", "or") ? 2 : 1
+  return isWord(items[i], "and", "or") ? 1 : 0
+}
+
+/**
+ * After "and" (or a comma) a new part begins when the words lead, with no condition on the way,
+ * to paragraphs of the entry ("… 3A001.b.2 and discrete microwave transistors in 3A001.b.3";
+ * "shotguns with … and paragraphs .c, .d, and .e"). Before the first paragraph, "X and Y in REF"
+ * is one description of the same paragraph.
+ */
+const startsNewPart = (current: ReadonlyArray<Item>, items: ReadonlyArray<Item>, from: number): boolean => {
+  let i = from
+  for (; i < items.length; i++) {
+    const item = items[i]!
+    if (isOwnList(item)) break
+    if (item.kind === "list" || isCondition(item) || strongLength(items, i) > 0) return false
+  }
+  if (i === items.length) return false
+  const direct = isOwnList(items[from]) || isWord(items[from], "paragraph", "paragraphs")
+  return direct || current.some((item) => isOwnList(item) || isCondition(item))
+}
+
+interface Segment {
+  readonly items: ReadonlyArray<Item>
+  /** Split from the segment before it at "and" or a comma: a condition at its end may cover both. */
+  readonly weak: boolean
+}
+
+const segmentsOf = (items: ReadonlyArray<Item>): Array<Segment> => {
+  const segments: Array<Segment> = []
+  let current: Array<Item> = []
+  let weak = false
+  const close = (nextWeak: boolean) => {
+    // a part does not start with the "and"/"or" (or the "to" of "and to") that joined it
+    while (isWord(current[0], "and", "or") || isPunct(current[0], ",")) current.shift()
+    if (segments.length > 0 && isWord(current[0], "to")) current.shift()
+    if (current.length > 0) segments.push({ items: current, weak })
+    current = []
+    weak = nextWeak
+  }
+  for (let i = 0; i < items.length;) {
+    const strong = strongLength(items, i)
+    if (strong > 0) {
+      close(false)
+      i += strong
+      continue
+    }
+    const comma = weakLength(items, i)
+    if (comma > 0 && current.length > 0 && startsNewPart(current, items, i + comma)) {
+      close(true)
+      i += comma
+      continue
+    }
+    current.push(items[i]!)
+    i++
+  }
+  close(false)
+  return segments
+}
+
+const flatten = (items: ReadonlyArray<Item>): Array<Item> =>
+  items.flatMap((item) => (item.kind === "group" ? [item, ...flatten(item.children)] : [item]))
+
+/** Paragraphs of the entry a part names anywhere but as its target, and stray list letters (`, b (carbon …`). */
+const mentionsIn = (items: ReadonlyArray<Item>, target: RefList | undefined): Array<string> => {
+  const all = flatten(items)
+  const mentions: Array<string> = []
+  all.forEach((item, i) => {
+    if (item.kind === "list" && item.own && item !== target) {
+      for (const ref of item.refs) mentions.push(ref.paragraph, ...(ref.through === undefined ? [] : [ref.through]))
+    }
+    if (item.kind === "letter" && item.letter !== "a" && isPunct(all[i - 1], ",")) mentions.push(item.letter)
+  })
+  return mentions
+}
+
+/** A group that only comments ("(See § 742.6 …)", "(But see …)", "(refer to 4A994 …)"). */
+const isRemark = (item: Item) =>
+  item.kind === "group" && item.children[0]?.kind === "word" &&
+  /^(?:see|but|refer)$/i.test((item.children[0] as { text: string }).text)
+
+const isNeutral = (item: Item, i: number, items: ReadonlyArray<Item>) => {
+  if (item.kind === "punct" && item.text !== ";") return true
+  if (item.kind === "word") {
+    const word = item.text.toLowerCase()
+    // "regardless of end user" restates that the control has no end-user condition
+    if (
+      word === "regardless" &&
+      items.slice(i + 1, i + 4).map((w) => (w as { text?: string }).text).join(" ") === "of end user"
+    ) {
+      return true
+    }
+    if (["of", "end", "user"].includes(word)) {
+      return items[i + 1]?.kind === "entry" || items.slice(Math.max(0, i - 3), i).some((w) => isWord(w, "regardless"))
+    }
+    return neutralWords.has(word)
+  }
+  if (item.kind === "quote") return false
+  if (item.kind === "entry") return isWord(items[i - 1], "of", "by", "in")
+  return false
+}
+
+interface Draft {
+  readonly start: number
+  readonly end: number
+  readonly entry: boolean
+  readonly targets: ReadonlyArray<ParagraphRef>
+  readonly mentions: ReadonlyArray<string>
+  readonly exactLead: boolean
+  readonly exactTrail: boolean
+}
+
+const draftOf = (items: ReadonlyArray<Item>, text: string): Draft => {
+  // the target: the first paragraph list (or "entire entry"/"this entry") no condition word precedes
+  let targetAt = -1
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!
+    if (isCondition(item)) break
+    if (isOwnList(item) || (item.kind === "entry" && !isNeutral(item, i, items))) {
+      targetAt = i
+      break
+    }
+  }
+  const target = items[targetAt]
+  const list = target?.kind === "list" ? target : undefined
+  const quoteText = (item: Item) => (item.kind === "quote" ? text.slice(item.start, item.end) : "")
+  const neutral = (item: Item, i: number) => isNeutral(item, i, items) || neutralQuotes.has(quoteText(item))
+  const lead = items.slice(0, Math.max(targetAt, 0))
+  const trail = targetAt < 0 ? [] : items.slice(targetAt + 1)
+  return {
+    start: items[0]!.start,
+    end: items[items.length - 1]!.end,
+    entry: target?.kind === "entry",
+    targets: list?.refs ?? [],
+    mentions: mentionsIn(items, list),
+    exactLead: targetAt >= 0 && lead.every((item, i) => neutral(item, i)),
+    exactTrail: trail.every((item, i) => neutral(item, targetAt + 1 + i))
+  }
+}
+
+const isDescription = (draft: Draft) => !draft.entry && draft.targets.length === 0
+
+/** The words as written, without the "to"/"and" that joined them or a closing comma or period. */
+const quoteOf = (text: string, start: number, end: number) =>
+  text.slice(start, end).replace(/^(?:and|or)\s+/i, "").replace(/[\s,;:.]+$/, "")
+
+const partsOf = (items: ReadonlyArray<Item>, text: string): Array<ScopePart> => {
+  const segments: Array<Segment & { readonly draft: Draft }> = []
+  for (const segment of segmentsOf(items.filter((item) => !isRemark(item)))) {
+    const draft = draftOf(segment.items, text)
+    const previous = segments[segments.length - 1]
+    // neighbouring descriptions with no paragraph of their own ("…: an inner ring …; an outer
+    // ring …; and a width …") are one description
+    if (previous !== undefined && isDescription(previous.draft) && isDescription(draft)) {
+      segments[segments.length - 1] = {
+        ...previous,
+        draft: { ...previous.draft, end: draft.end, mentions: [...previous.draft.mentions, ...draft.mentions] }
+      }
+    } else segments.push({ ...segment, draft })
+  }
+  const drafts = segments.map((segment) => segment.draft)
+  const parts: Array<ScopePart> = []
+  // a run of parts joined by "and"/commas is quoted whole, and a condition at its end covers it all
+  for (let first = 0; first < drafts.length;) {
+    let last = first
+    while (segments[last + 1]?.weak === true) last++
+    const run = drafts.slice(first, last + 1)
+    const quote = quoteOf(text, run[0]!.start, run[run.length - 1]!.end)
+    run.forEach((draft, k) => {
+      const laterCondition = run.slice(k + 1).some((later) => !later.exactTrail)
+      const exact = draft.exactLead && draft.exactTrail && !laterCondition
+      parts.push({
+        quote: exact || run.length === 1 ? quoteOf(text, draft.start, draft.end) : quote,
+        entry: draft.entry,
+        targets: draft.targets,
+        mentions: draft.mentions,
+        exact
+      })
+    })
+    first = last + 1
+  }
+  return parts
+}
+
+/** The first "except", "other than" or "excluding" outside parentheses. */
+const exceptAt = (items: ReadonlyArray<Element>): number =>
+  items.findIndex((item, i) =>
+    isWord(item, "except", "excluding") || (isWord(item, "other") && isWord(items[i + 1], "than"))
+  )
+
+/**
+ * Reads what one statement applies to: its parts, and the parts its "except …" takes out.
+ * A string is the reason the text could not be read.
+ */
+export const conjunctsOf = (
+  text: string,
+  eccn: string
+): { readonly include: Array<ScopePart>; readonly exclude: Array<ScopePart> } | string => {
+  const elements = group(tokenize(text))
+  let from = 0
+  while (isPunct(elements[from], ":") || isWord(elements[from], "to")) from++
+  const body = elements.slice(from)
+  const at = exceptAt(body)
+  const includeElements = at < 0 ? body : body.slice(0, at)
+  let exceptFrom = at + (isWord(body[at], "other") ? 2 : 1)
+  while (isPunct(body[exceptFrom], ":") || isPunct(body[exceptFrom], ",")) exceptFrom++
+  const excludeElements = at < 0 ? [] : body.slice(exceptFrom)
+  if (includeElements.length === 0) return "nothing named before \"except\""
+  if (at >= 0 && excludeElements.length === 0) return "\"except\" names nothing"
+  const context = { eccn }
+  const include = partsOf(formLists(includeElements, eccn, context), text)
+  const exclude = partsOf(formLists(excludeElements, eccn, context), text)
+  return { include, exclude }
+}
