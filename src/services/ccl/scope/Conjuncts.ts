@@ -350,6 +350,19 @@ const draftOf = (items: ReadonlyArray<Item>, text: string): Draft => {
   }
 }
 
+/**
+ * A lone letter opening a part split from a paragraph list at a comma continues that list when an
+ * item of the list carries its own description: "1C010.a (aramid …), b (carbon …), and e.1 for …".
+ */
+const continuingList = (segment: Segment, previous: Draft | undefined): ReadonlyArray<Item> => {
+  const [first, ...rest] = segment.items
+  if (!segment.weak || previous === undefined || previous.targets.length === 0 || first?.kind !== "letter") {
+    return segment.items
+  }
+  const ref = { paragraph: first.letter, except: [], exceptExact: true }
+  return [{ kind: "list", own: true, refs: [ref], start: first.start, end: first.end }, ...rest]
+}
+
 const isDescription = (draft: Draft) => !draft.entry && draft.targets.length === 0
 
 /** The words as written, without the "to"/"and" that joined them or a closing comma or period. */
@@ -359,8 +372,8 @@ const quoteOf = (text: string, start: number, end: number) =>
 const partsOf = (items: ReadonlyArray<Item>, text: string): Array<ScopePart> => {
   const segments: Array<Segment & { readonly draft: Draft }> = []
   for (const segment of segmentsOf(items.filter((item) => !isRemark(item)))) {
-    const draft = draftOf(segment.items, text)
     const previous = segments[segments.length - 1]
+    const draft = draftOf(continuingList(segment, previous?.draft), text)
     // neighbouring descriptions with no paragraph of their own ("…: an inner ring …; an outer
     // ring …; and a width …") are one description
     if (previous !== undefined && isDescription(previous.draft) && isDescription(draft)) {
