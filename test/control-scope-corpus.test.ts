@@ -17,14 +17,18 @@ if (!haveCorpus) console.log("skipping the whole-CCL scope test: ../shared/data/
 
 interface CorpusEntry {
   readonly eccn: string
-  readonly countryChart: ReadonlyArray<{ readonly control: string; readonly countryChart: string; readonly singleCellRow?: boolean }>
+  readonly countryChart: ReadonlyArray<
+    { readonly control: string; readonly countryChart: string; readonly singleCellRow?: boolean }
+  >
 }
 
 describe.skipIf(!haveCorpus)("the scope grammar over every control row of the CCL", () => {
   const entries: ReadonlyArray<CorpusEntry> = haveCorpus ? JSON.parse(readFileSync(corpus, "utf8")).entries : []
   const rows = entries.flatMap((entry) =>
     entry.countryChart.flatMap((cells) =>
-      controlRowsOf(cells.singleCellRow === true ? [cells.control] : [cells.control, cells.countryChart]).map((row) => ({
+      controlRowsOf(cells.singleCellRow === true ? [cells.control] : [cells.control, cells.countryChart]).map((
+        row
+      ) => ({
         eccn: entry.eccn,
         row,
         scope: parseControlScope(row.appliesTo, entry.eccn)
