@@ -1,4 +1,7 @@
-import { type Element, type Group, group, isPunct, isWord, tokenize } from "./ScopeTokens.ts"
+import { formLists, type Item, type ParagraphRef, type RefList } from "./RefLists.ts"
+import { type Element, group, isPunct, isWord, tokenize } from "./ScopeTokens.ts"
+
+export type { ParagraphRef } from "./RefLists.ts"
 
 /**
  * One part of a statement: what it names (the entire entry, or paragraphs of the entry), and the
@@ -12,132 +15,6 @@ export interface ScopePart {
   readonly mentions: ReadonlyArray<string>
   /** Nothing but the entry or paragraphs (and words such as "items controlled by", "only"): no condition. */
   readonly exact: boolean
-}
-
-/** A paragraph (`b.4.b`), or a range (`a.1` to `a.3`), with the subparagraphs a "(except …)" takes out. */
-export interface ParagraphRef {
-  readonly paragraph: string
-  readonly through?: string
-  readonly except: ReadonlyArray<string>
-  /** False when the exception itself carries a condition ("except a.3.e for lead selenide … FPAs"). */
-  readonly exceptExact: boolean
-}
-
-/** A run of references to one ECCN: `6A003.b.3, 6A003.b.4.a`, `.e, .x, and .y`, `a.1 to a.3, b, g to j`. */
-interface RefList {
-  readonly kind: "list"
-  readonly own: boolean
-  readonly refs: ReadonlyArray<ParagraphRef>
-  readonly start: number
-  readonly end: number
-}
-
-type Item = Exclude<Element, Group> | RefList | {
-  readonly kind: "group"
-  readonly children: ReadonlyArray<Item>
-  readonly start: number
-  readonly end: number
-}
-
-const refStart = (item: Element | undefined) =>
-  item?.kind === "eccn" || item?.kind === "shorthand" || item?.kind === "sibling"
-
-const siblingOf = (paragraph: string, number: string) => {
-  const segments = paragraph.split(".")
-  return /^\d+$/.test(segments[segments.length - 1]!) ? [...segments.slice(0, -1), number].join(".") : undefined
-}
-
-/**
- * Groups references into lists. A list keeps to one ECCN; a shorthand (`.x`, `a.3`) belongs to the
- * ECCN last named (the entry itself at first, and again after "paragraph(s)").
- */
-const formLists = (elements: ReadonlyArray<Element>, own: string, context: { eccn: string }): Array<Item> => {
-  const out: Array<Item> = []
-  let i = 0
-  while (i < elements.length) {
-    const element = elements[i]!
-    if (element.kind === "group") {
-      out.push({ ...element, children: formLists(element.children, own, context) })
-      i++
-      continue
-    }
-    const afterParagraphWord = isWord(elements[i - 1], "paragraph", "paragraphs")
-    if (!refStart(element) && !(element.kind === "letter" && afterParagraphWord)) {
-      out.push(element)
-      i++
-      continue
-    }
-    if (afterParagraphWord) context.eccn = own
-    const refs: Array<{ paragraph: string | null; through?: string; except: Array<string>; exceptExact: boolean }> = []
-    let eccn: string | undefined
-    const start = element.start
-    let end = element.end
-    const resolve = (item: Element | undefined, inList: boolean) => {
-      if (item?.kind === "eccn") return { eccn: item.eccn, paragraph: item.paragraph }
-      const base = eccn ?? context.eccn
-      if (item?.kind === "shorthand") return { eccn: base, paragraph: item.paragraph }
-      if (item?.kind === "letter" && (inList || afterParagraphWord)) return { eccn: base, paragraph: item.letter }
-      if (item?.kind === "sibling") {
-        const previous = refs[refs.length - 1]?.paragraph
-        const paragraph = previous == null ? undefined : siblingOf(previous, item.number)
-        return paragraph === undefined ? undefined : { eccn: base, paragraph }
-      }
-      return undefined
-    }
-    for (;;) {
-      const ref = resolve(elements[i], refs.length > 0)
-      if (ref === undefined || (eccn !== undefined && ref.eccn !== eccn)) break
-      eccn = ref.eccn
-      context.eccn = ref.eccn
-      end = elements[i]!.end
-      const entry = { paragraph: ref.paragraph, except: [] as Array<string>, exceptExact: true }
-      i++
-      const local = elements[i]
-      if (local?.kind === "group" && isWord(local.children[0], "except")) {
-        const inner = formLists(local.children.slice(1), own, { eccn })
-        for (const item of inner) {
-          if (item.kind === "list") entry.except.push(...item.refs.map((r) => r.paragraph))
-          else if (!isPunct(item, ",") && !isWord(item, "and", "or")) entry.exceptExact = false
-        }
-        end = local.end
-        i++
-      }
-      if (isWord(elements[i], "to", "through")) {
-        const to = resolve(elements[i + 1], true)
-        if (to !== undefined && to.eccn === eccn && to.paragraph !== null && ref.paragraph !== null) {
-          Object.assign(entry, { through: to.paragraph })
-          end = elements[i + 1]!.end
-          i += 2
-        }
-      }
-      refs.push(entry)
-      if (isWord(elements[i], "only")) end = elements[i++]!.end
-      let next = i
-      if (isPunct(elements[next], ",")) next++
-      if (isWord(elements[next], "and", "or")) next++
-      const following = resolve(elements[next], true)
-      if (next === i || following === undefined || following.eccn !== eccn) break
-      i = next
-    }
-    if (eccn === undefined) {
-      out.push(element)
-      i++
-      continue
-    }
-    const whole = refs.length === 1 && refs[0]!.paragraph === null
-    out.push({
-      kind: "list",
-      // the entry named without a paragraph ("… controlled for EI reasons in ECCN 5A002, 5A004 or
-      // 5D002") is part of a description, never a paragraph the row is limited to
-      own: eccn === own && !whole,
-      refs: refs.flatMap((r) =>
-        r.paragraph === null ? [] : [{ ...r, paragraph: r.paragraph, except: r.except.filter((e) => e !== null) }]
-      ),
-      start,
-      end
-    })
-  }
-  return out
 }
 
 /** Words that start a condition or a qualifying clause: what follows narrows the items named before it. */
@@ -159,8 +36,7 @@ const conditionWords = new Set([
   "exceed",
   "exceeds",
   "usable",
-  "capable",
-  "regardless"
+  "capable"
 ])
 
 /** Words that name items without narrowing them ("items controlled by", "all items in", "only"). */
@@ -287,29 +163,29 @@ const mentionsIn = (items: ReadonlyArray<Item>, target: RefList | undefined): Ar
 }
 
 /** A group that only comments ("(See § 742.6 …)", "(But see …)", "(refer to 4A994 …)"). */
-const isRemark = (item: Item) =>
-  item.kind === "group" && item.children[0]?.kind === "word" &&
-  /^(?:see|but|refer)$/i.test((item.children[0] as { text: string }).text)
+const isRemark = (item: Item) => item.kind === "group" && isWord(item.children[0], "see", "but", "refer")
+
+const isPhrase = (items: ReadonlyArray<Item>, at: number, words: ReadonlyArray<string>) =>
+  at >= 0 && words.every((word, k) => isWord(items[at + k], word))
+
+/** "regardless of end user" restates that the control has no end-user condition. */
+const regardless = ["regardless", "of", "end", "user"]
+const inRegardless = (items: ReadonlyArray<Item>, i: number) =>
+  regardless.some((_, back) => isPhrase(items, i - back, regardless))
 
 const isNeutral = (item: Item, i: number, items: ReadonlyArray<Item>) => {
-  if (item.kind === "punct" && item.text !== ";") return true
-  if (item.kind === "word") {
-    const word = item.text.toLowerCase()
-    // "regardless of end user" restates that the control has no end-user condition
-    if (
-      word === "regardless" &&
-      items.slice(i + 1, i + 4).map((w) => (w as { text?: string }).text).join(" ") === "of end user"
-    ) {
-      return true
-    }
-    if (["of", "end", "user"].includes(word)) {
-      return items[i + 1]?.kind === "entry" || items.slice(Math.max(0, i - 3), i).some((w) => isWord(w, "regardless"))
-    }
-    return neutralWords.has(word)
+  switch (item.kind) {
+    case "punct":
+      return item.text !== ";"
+    case "word":
+      return neutralWords.has(item.text.toLowerCase()) || inRegardless(items, i) ||
+        (isWord(item, "of") && items[i + 1]?.kind === "entry")
+    case "entry":
+      // "paragraphs .a … of this entry", "controlled by this entry"
+      return isWord(items[i - 1], "of", "by", "in")
+    default:
+      return false
   }
-  if (item.kind === "quote") return false
-  if (item.kind === "entry") return isWord(items[i - 1], "of", "by", "in")
-  return false
 }
 
 interface Draft {
@@ -365,7 +241,7 @@ const continuingList = (segment: Segment, previous: Draft | undefined): Readonly
 
 const isDescription = (draft: Draft) => !draft.entry && draft.targets.length === 0
 
-/** The words as written, without the "to"/"and" that joined them or a closing comma or period. */
+/** The words as written, without the "and"/"or" that joined them or a closing comma or period. */
 const quoteOf = (text: string, start: number, end: number) =>
   text.slice(start, end).replace(/^(?:and|or)\s+/i, "").replace(/[\s,;:.]+$/, "")
 
