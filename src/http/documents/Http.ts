@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { DocumentLinkNotFound, MaxPayloadBytes } from "../../domain/Documents.ts"
-import { contractDocuments } from "../../render/contracts/index.ts"
+import { contractDocuments } from "../../domain/documents/index.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
 import * as DocumentRendering from "../../services/DocumentRendering.ts"
 import { Renderer } from "../../services/Renderer.ts"
