@@ -1,10 +1,10 @@
 import { HttpIncomingMessage, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
+import { CurrentPrincipal } from "../../domain/Principal.ts"
 import { McpCatalog } from "../../mcp/Catalog.ts"
 import { ErrorCode, RpcError } from "../../mcp/JsonRpc.ts"
 import * as Server from "../../mcp/Server.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
-import { Auth } from "../../services/Auth.ts"
 import { rawRoute, type RouteDescriptor } from "../RouteCatalog.ts"
 import { DeprecatedMcpPath, McpPath, ProtectedResourceMetadataPath } from "./Api.ts"
 
@@ -67,7 +67,6 @@ const unreadable = (cause: unknown) =>
 export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   const catalog = yield* McpCatalog
-  const auth = yield* Auth
   const base = config.publicBaseUrl
   const options: Server.ServerOptions = { catalog, resourceMetadataUrl: `${base}${ProtectedResourceMetadataPath}` }
   const allowedHosts = new Set([...loopbackHosts, ...Option.toArray(Option.fromNullable(hostnameOf(base)))])
@@ -78,7 +77,7 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
 
   // plain combinators, not a generator: this runs on every MCP request
   const handle = (extraHeaders: Record<string, string>) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    Effect.flatMap(Effect.zip(HttpServerRequest.HttpServerRequest, CurrentPrincipal), ([request, principal]) => {
       const headers = request.headers
       if (rejectsOrigin(headers, allowedHosts)) {
         return Effect.succeed(json(Server.failure(null, forbidden), extraHeaders))
@@ -90,8 +89,7 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
         HttpIncomingMessage.withMaxBodySize(maxBodySize),
         Effect.matchEffect({
           onFailure: (error) => Effect.succeed(Server.failure(null, unreadable(error.cause))),
-          onSuccess: (body) =>
-            Server.handle(options, { body, headers, principal: auth.authenticate(headers["authorization"]) })
+          onSuccess: (body) => Server.handle(options, { body, headers, principal: Effect.succeed(principal) })
         }),
         Effect.map((reply) => json(reply, extraHeaders))
       )
