@@ -29,7 +29,7 @@ export const layer = (
       const { dispose, handler } = HttpLayerRouter.toWebHandler(
         forRuntime(app, "node test").pipe(
           Layer.provide(AppConfig.layerWith(testConfig({ publicBaseUrl: baseUrl, authUrl: baseUrl, ...config })))
-        ) as Layer.Layer<never, never, any>,
+        ) as Layer.Layer<never, never, HttpLayerRouter.HttpRouter>,
         { disableLogger: true }
       )
       yield* Effect.addFinalizer(() => Effect.promise(dispose))
