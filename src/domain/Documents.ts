@@ -46,7 +46,7 @@ export const DocumentContract = Schema.Struct({
 }).annotations({ identifier: "DocumentContract" })
 export type DocumentContract = typeof DocumentContract.Type
 
-/** What a caller needs to obtain a key or credits; operators configure it (README, Configuration). */
+/** What a caller needs to obtain a key or credits; operators configure it (docs/configuration.md). */
 export const PlanInfo = Schema.Struct({
   name: Schema.String,
   pricing: Schema.String,

@@ -1,5 +1,5 @@
-import type { Option, Redacted } from "effect"
-import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer } from "effect"
+import type { Option } from "effect"
+import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Redacted } from "effect"
 import { parseSkillsSource, type SkillsSource } from "./skills/Source.ts"
 
 export type Deployment = "public" | "enclave"
@@ -12,6 +12,10 @@ export interface AppConfigShape {
   readonly publicBaseUrl: string
   readonly authUrl: string
   readonly dataDir: string
+  /** Where shared state lives: the embedded database under DATA_DIR, or a PostgreSQL server. */
+  readonly database: DatabaseConfig
+  /** Redis for the anonymous rate limit across instances; unset → in memory. */
+  readonly redisUrl: Option.Option<Redacted.Redacted>
   readonly ecfrBaseUrl: string
   readonly cslBulkUrl: string
   readonly cslFile: Option.Option<string>
@@ -44,6 +48,20 @@ export interface AppConfigShape {
     readonly purchaseUrl: string
     readonly contact: string
   }
+}
+
+export type DatabaseSsl = "disable" | "require" | "verify-full"
+
+export interface DatabaseConfig {
+  /** `DATABASE_URL`; unset → the embedded database (PGlite) in `DATA_DIR/db`. */
+  readonly url: Option.Option<Redacted.Redacted>
+  readonly poolSize: number
+  readonly statementTimeoutMillis: number
+  readonly connectTimeoutMillis: number
+  /** TLS to the server; unset → what the URL's `sslmode` says. */
+  readonly ssl: Option.Option<DatabaseSsl>
+  /** PEM file of the certificate authorities to trust (`verify-full`). */
+  readonly sslCaFile: Option.Option<string>
 }
 
 export interface ServiceJwtConfig {
@@ -108,6 +126,31 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
       })
     )
   }
+  const database: DatabaseConfig = {
+    url: yield* Config.option(
+      Config.redacted("DATABASE_URL").pipe(Config.validate({
+        message: "DATABASE_URL must be a postgres:// or postgresql:// URL",
+        validation: (value) => /^postgres(ql)?:\/\/./.test(Redacted.value(value))
+      }))
+    ),
+    poolSize: yield* Config.integer("DATABASE_POOL_SIZE").pipe(
+      Config.withDefault(10),
+      Config.validate({
+        message: "DATABASE_POOL_SIZE must be between 1 and 100",
+        validation: (n) => n >= 1 && n <= 100
+      })
+    ),
+    statementTimeoutMillis: yield* Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
+      Config.withDefault(10_000),
+      Config.validate({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be >= 100", validation: (n) => n >= 100 })
+    ),
+    connectTimeoutMillis: yield* Config.integer("DATABASE_CONNECT_TIMEOUT_MS").pipe(
+      Config.withDefault(5_000),
+      Config.validate({ message: "DATABASE_CONNECT_TIMEOUT_MS must be >= 100", validation: (n) => n >= 100 })
+    ),
+    ssl: yield* Config.option(Config.literal("disable", "require", "verify-full")("DATABASE_SSL")),
+    sslCaFile: yield* Config.option(Config.string("DATABASE_SSL_CA_FILE"))
+  }
   return {
     port,
     host,
@@ -115,6 +158,13 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     publicBaseUrl,
     authUrl: yield* url("AUTH_URL", publicBaseUrl),
     dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+    database,
+    redisUrl: yield* Config.option(
+      Config.redacted("REDIS_URL").pipe(Config.validate({
+        message: "REDIS_URL must be a redis:// or rediss:// URL",
+        validation: (value) => /^rediss?:\/\/./.test(Redacted.value(value))
+      }))
+    ),
     ecfrBaseUrl: yield* url("ECFR_BASE_URL", "https://www.ecfr.gov"),
     cslBulkUrl: yield* url(
       "CSL_BULK_URL",

@@ -22,7 +22,7 @@ export interface SyncResult {
 
 export const usage = "usage: npm run sync [-- --from <dir>] [-- --parts 740,774]\n" +
   "  Downloads the supported eCFR parts into DATA_DIR (default ./.data), or imports them from a\n" +
-  "  directory of saved eCFR API responses (layout in README, section \"eCFR mirror\")."
+  "  directory of saved eCFR API responses (layout in docs/operations.md, \"Pre-filling the eCFR store\")."
 
 /** Parses the command line of `npm run sync`; a string is an error message. */
 export const parseArgs = (args: ReadonlyArray<string>): SyncOptions | string => {
