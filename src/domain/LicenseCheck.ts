@@ -14,14 +14,16 @@ export const RowStatus = Schema.Literal(
   "depends",
   "no_x_in_column",
   "stated_in_text",
-  "see_part_746"
+  "see_part_746",
+  "no_chart_row"
 ).annotations({
   description: "license_required: the row applies and a cited column has an X; " +
     "not_for_this_paragraph: the row is limited to other paragraphs of the entry; " +
     "depends: a cited column has an X but the row applies only under `conditions` (quoted from the entry); " +
     "no_x_in_column: no cited column has an X (whatever the row's scope); " +
     "stated_in_text: the row names no column (destinations in text) or its scope could not be read: read it; " +
-    "see_part_746: the destination's chart row points to part 746"
+    "see_part_746: the destination's chart row points to part 746; " +
+    "no_chart_row: the destination has a Country Group row but no Country Chart row, so the chart cannot answer"
 })
 export type RowStatus = typeof RowStatus.Type
 

@@ -32,7 +32,8 @@ const statusOf = (
   columns: ControlRowCheck["columns"]
 ): RowStatus => {
   if (coverage?._tag === "NotApplies") return "not_for_this_paragraph"
-  if (chart?.kind === "embargoed") return "see_part_746"
+  if (chart === null) return "no_chart_row"
+  if (chart.kind === "embargoed") return "see_part_746"
   if (columns.length === 0) return "stated_in_text"
   // no X in any cited column holds whatever the row's reach
   if (!columns.some((c) => c.marked)) return "no_x_in_column"
