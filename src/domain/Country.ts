@@ -15,8 +15,7 @@ export const CountryChartParams = Schema.Struct({
     description: "Country name, ISO 3166 alpha-2 or alpha-3 code, or a common name (\"UK\", \"South Korea\", \"Burma\")"
   }),
   eccn: Schema.optional(EccnParameter.annotations({
-    description: "Optional ECCN, best with its paragraph (`6A003.b.4.b`): per control row, whether it applies to " +
-      "that paragraph and needs a license to this country"
+    description: "ECCN, best with its paragraph (`6A003.b.4.b`): each control row answered for it"
   }))
 })
 

@@ -17,30 +17,26 @@ export const RowStatus = Schema.Literal(
   "see_part_746",
   "no_chart_row"
 ).annotations({
-  description: "license_required: the row applies and a cited column has an X; " +
-    "not_for_this_paragraph: the row is limited to other paragraphs of the entry; " +
-    "depends: a cited column has an X but the row applies only under `conditions` (quoted from the entry); " +
-    "no_x_in_column: no cited column has an X (whatever the row's scope); " +
-    "stated_in_text: the row names no column (destinations in text) or its scope could not be read: read it; " +
-    "see_part_746: the destination's chart row points to part 746; " +
-    "no_chart_row: the destination has a Country Group row but no Country Chart row, so the chart cannot answer"
+  description: "license_required: reaches the item, X in a cited column; not_for_this_paragraph: limited to other " +
+    "paragraphs; depends: X, but reaches the item only under `conditions`; no_x_in_column: no X (whatever the " +
+    "reach); stated_in_text: no column cited, or scope unreadable: read the row; see_part_746: embargoed " +
+    "destination; no_chart_row: the destination has no chart row"
 })
 export type RowStatus = typeof RowStatus.Type
 
 export const ControlRowCheck = Schema.Struct({
   reason: Schema.NullOr(ReasonForControl),
-  applies_to: Schema.String.annotations({ description: "The row's `Control(s)` text as the CCL prints it" }),
-  country_chart: Schema.String.annotations({ description: "The row's `Country chart` text as printed" }),
+  applies_to: Schema.String.annotations({ description: "The `Control(s)` cell as printed" }),
+  country_chart: Schema.String.annotations({ description: "The `Country chart` cell as printed" }),
   columns: Schema.Array(Schema.Struct({ column: CountryChartColumn, marked: Schema.Boolean })).annotations({
-    description: "The columns the row cites and whether the destination has an X in each"
+    description: "Cited columns; marked: the destination has an X"
   }),
   status: RowStatus,
   conditions: Schema.optional(Schema.Array(Schema.String)).annotations({
-    description: "With `depends` (or `stated_in_text`): the entry's words the row's reach depends on, quoted; " +
-      "an `except …` condition takes items out"
+    description: "The entry's words the row's reach depends on, quoted; `except …` ones take items out"
   }),
   scope_unread: Schema.optional(Schema.String).annotations({
-    description: "Why the row's `Control(s)` text could not be read as a scope; nothing is concluded from it"
+    description: "Why the `Control(s)` text could not be read; nothing is concluded from it"
   })
 }).annotations({ identifier: "CountryChartControlRowCheck" })
 export type ControlRowCheck = typeof ControlRowCheck.Type
@@ -48,28 +44,20 @@ export type ControlRowCheck = typeof ControlRowCheck.Type
 export const EccnCheck = Schema.Struct({
   eccn: Schema.String,
   paragraph: Schema.NullOr(Schema.String).annotations({
-    description: "The paragraph asked for (`b.4.b`); null asks for the entry as a whole, where rows limited to " +
-      "some paragraphs answer `depends`"
+    description: "The paragraph asked for; null: the whole entry (paragraph-limited rows answer `depends`)"
   }),
   heading: Schema.String,
   item_text_available: Schema.Boolean.annotations({
-    description: "False when the parsed eCFR text holds no List of Items Controlled for the entry: the paragraph " +
-      "could not be verified"
+    description: "False: no item text was parsed for the entry, so the paragraph is unverified"
   }),
   reason_for_control: Schema.Array(ReasonForControl),
   control_rows: Schema.Array(ControlRowCheck),
-  license_required_columns: Schema.Array(CountryChartColumn).annotations({
-    description: "Columns of rows answering `license_required`"
-  }),
-  depends_columns: Schema.Array(CountryChartColumn).annotations({
-    description: "Columns of rows answering `depends`: a license is required if their conditions hold"
-  }),
+  license_required_columns: Schema.Array(CountryChartColumn),
+  depends_columns: Schema.Array(CountryChartColumn),
   footnotes_naming_eccn: Schema.Array(Schema.Int).annotations({
-    description: "Footnotes of this country's row that name the ECCN: they may impose a requirement the grid does not"
+    description: "Footnotes of the destination's row naming the ECCN (they may require a license)"
   }),
-  summary: Schema.String.annotations({
-    description: "The rows that apply, by status; rows that do not are named last"
-  }),
+  summary: Schema.String,
   caveat: Schema.String
 }).annotations({ identifier: "CountryChartEccnCheck" })
 export type EccnCheck = typeof EccnCheck.Type
