@@ -182,12 +182,15 @@ describe("control row scopes", () => {
       "7D001",
       { "a": /^depends: .* \| except “software” for equipment controlled by 7A008$/ }
     )
-    // remarks after the statement do not narrow it
+    // a remark after the statement is not read as scope, but the answer carries it
     expectReach(
       "CW applies to entire entry. A license is required for CW reasons to CWC non-States Parties. See § 742.18 of the EAR.",
       "1E355",
-      { "entry": "Applies" }
+      { "entry": "depends: A license is required for CW reasons to CWC non-States Parties. See § 742.18 of the EAR" }
     )
+    expectReach("AT applies to entire entry (refer to 4A994 for controls on “digital computers”)", "4A003", {
+      "a": "Applies"
+    })
   })
 
   it("refuses what it cannot read, never guessing 'entire entry'", () => {

@@ -17,6 +17,11 @@ export interface Statement {
   readonly negative: boolean
   readonly include: ReadonlyArray<ScopePart>
   readonly exclude: ReadonlyArray<ScopePart>
+  /**
+   * Sentences after the statement ("A license is required for all destinations, except Canada …").
+   * They are not read as scope, but a statement carrying one is never answered without it.
+   */
+  readonly remark?: string
 }
 
 /** Reason codes (or the Russian sanctions) followed by "applies", "also applies", "does not apply" … */
@@ -43,9 +48,14 @@ export const normalizeScopeText = (text: string): string =>
     .replace(/\b(\d[A-E]\d{3}(?:\.[a-z0-9]+)*\.[a-z])\.\s+(?=\d)/g, "$1.")
     .trim()
 
-const objectOf = (raw: string): string => {
+const trimEnd = (text: string) => text.replace(/[\s.]+$/, "").trim()
+
+/** What a statement applies to, and the sentences after it that comment on it. */
+const objectOf = (raw: string): { readonly object: string; readonly remark?: string } => {
   const cut = remark.exec(raw)
-  return (cut === null ? raw : raw.slice(0, cut.index)).replace(/[\s.]+$/, "").trim()
+  return cut === null
+    ? { object: trimEnd(raw) }
+    : { object: trimEnd(raw.slice(0, cut.index)), remark: trimEnd(raw.slice(cut.index + 1)) }
 }
 
 /** Reads one control row's "applies to" text; `eccn` is the entry the row belongs to. */
@@ -62,13 +72,18 @@ export const parseControlScope = (text: string, eccn: string): ControlScope => {
   const statements: Array<Statement> = []
   for (const [i, start] of starts.entries()) {
     const end = starts[i + 1]?.index ?? normalized.length
-    const object = objectOf(normalized.slice(start.index + start[0].length, end))
+    const { object, remark } = objectOf(normalized.slice(start.index + start[0].length, end))
     if (object === "" || object.startsWith(",")) {
       return { _tag: "Unparsed", problem: "a statement does not say what it applies to" }
     }
     const parts = conjunctsOf(object, eccn)
     if (typeof parts === "string") return { _tag: "Unparsed", problem: parts }
-    statements.push({ reason: start[1] ?? null, negative: start[2] === "does not", ...parts })
+    statements.push({
+      reason: start[1] ?? null,
+      negative: start[2] === "does not",
+      ...parts,
+      ...(remark === undefined ? {} : { remark })
+    })
   }
   return { _tag: "Parsed", statements }
 }

@@ -84,11 +84,14 @@ const without = (included: Coverage, excluded: Coverage): Coverage => {
   return depends(included._tag === "Depends" ? [...included.conditions, ...unless] : unless)
 }
 
-const statementCoverage = (statement: Statement, asked: string | null): Coverage =>
-  without(
+const statementCoverage = (statement: Statement, asked: string | null): Coverage => {
+  const coverage = without(
     anyOf(statement.include.map((part) => partCoverage(part, asked))),
     anyOf(statement.exclude.map((part) => partCoverage(part, asked)))
   )
+  if (statement.remark === undefined || coverage._tag === "NotApplies") return coverage
+  return depends([...(coverage._tag === "Depends" ? coverage.conditions : []), statement.remark])
+}
 
 /** Undefined when the scope could not be read: then nothing may be concluded from it. */
 export const coverageOf = (scope: ControlScope, asked: string | null): Coverage | undefined => {
