@@ -196,6 +196,7 @@ describe("GET /api/country-chart", () => {
       const rows = rowsOf(result)
       expect(rows("AT1")).toMatchObject({ columns: [{ column: "AT1", marked: false }], status: "no_x_in_column" })
       expect(result.control_rows.filter((r: { status: string }) => r.status === "stated_in_text")).toHaveLength(2)
+      expect(result.summary).toContain("RS (row 4), RS (row 5): destinations or scope stated in the row's text")
       expect(result.summary).toContain("Ask for a paragraph (3A001.a …)")
     })
 

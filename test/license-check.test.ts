@@ -71,6 +71,7 @@ describe("the Country Chart check of one entry", () => {
       "no_x_in_column"
     ])
     expect(check.summary).toMatch(/^2 of 4 control rows of 4A001 reach 4A001\.b\./)
+    expect(check.summary).toContain("NP1: destinations or scope stated in the row's text; read it.")
     expect(check.summary).toContain("Not for this paragraph: NS2, MT1.")
   })
 

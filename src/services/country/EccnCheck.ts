@@ -61,9 +61,11 @@ const checkRow = (row: ControlRow, eccn: string, paragraph: string | null, chart
   }
 }
 
-/** How a row is named in the summary: its columns, else its reason. */
-const labelOf = (row: ControlRowCheck) =>
-  row.columns.length > 0 ? row.columns.map((c) => c.column).join("/") : row.reason ?? "a row without a reason code"
+/** How a row is named in the summary: its columns, else its reason and place ("RS (row 4)"). */
+const labelOf = (row: ControlRowCheck, index: number) => {
+  if (row.columns.length > 0) return row.columns.map((c) => c.column).join("/")
+  return row.reason === null ? `row ${index + 1}` : `${row.reason} (row ${index + 1})`
+}
 
 const summarize = (
   entry: EccnEntry,
@@ -78,15 +80,22 @@ const summarize = (
   if (chart === null) return `The Country Chart has no row for ${country}; it cannot answer for ${asked}.`
   const parts: Array<string> = []
   if (rows.length === 0) parts.push(`${entry.eccn} lists no control rows; read its License Requirements.`)
-  const applying = rows.filter((row) => row.status !== "not_for_this_paragraph")
-  if (rows.length > 0) parts.push(`${applying.length} of ${rows.length} control rows of ${entry.eccn} reach ${asked}.`)
+  const labeled = rows.map((row, i) => ({ row, label: labelOf(row, i) }))
+  const applying = labeled.filter(({ row }) => row.status !== "not_for_this_paragraph")
+  if (rows.length > 0) {
+    parts.push(
+      `${applying.length} of ${rows.length} control row${rows.length === 1 ? "" : "s"} of ${entry.eccn} ` +
+        `reach${applying.length === 1 ? "es" : ""} ${asked}.`
+    )
+  }
   if (chart.kind === "embargoed") {
     parts.push(
       `${country} is not graded on the Country Chart: its row reads "${chart.pointer}" Determine the license ` +
         `requirement under part 746; the absence of X marks means nothing here.`
     )
   }
-  const named = (status: RowStatus) => applying.filter((row) => row.status === status).map(labelOf).join(", ")
+  const named = (status: RowStatus) =>
+    applying.filter(({ row }) => row.status === status).map(({ label }) => label).join(", ")
   const say = (status: RowStatus, sentence: (labels: string) => string) => {
     const labels = named(status)
     if (labels !== "") parts.push(sentence(labels))
@@ -95,7 +104,7 @@ const summarize = (
   say("depends", (l) => `License required for ${l} only if the row's quoted conditions hold.`)
   say("stated_in_text", (l) => `${l}: destinations or scope stated in the row's text; read it.`)
   say("no_x_in_column", (l) => `No X for ${country} in ${l}.`)
-  const elsewhere = rows.filter((row) => row.status === "not_for_this_paragraph").map(labelOf)
+  const elsewhere = labeled.filter(({ row }) => row.status === "not_for_this_paragraph").map(({ label }) => label)
   if (elsewhere.length > 0) parts.push(`Not for this paragraph: ${elsewhere.join(", ")}.`)
   if (paragraph === null && rows.some((row) => row.status === "depends")) {
     parts.push(`Ask for a paragraph (${entry.eccn}.a …) to settle rows limited to some paragraphs.`)
