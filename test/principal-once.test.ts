@@ -74,10 +74,10 @@ describe("the principal is resolved once per request", () => {
         expect(yield* resolvedFor("/mcp", toolsList(bearers.apiKey))).toEqual({ status: 200, resolutions: 1 })
       }))
 
-    it.effect("a request without credentials resolves nothing", () =>
+    it.effect("a request without credentials is resolved once too", () =>
       Effect.gen(function*() {
-        expect(yield* resolvedFor("/openapi.json", {})).toEqual({ status: 200, resolutions: 0 })
-        expect(yield* resolvedFor("/pdf/classification/contract", {})).toEqual({ status: 402, resolutions: 0 })
+        expect(yield* resolvedFor("/openapi.json", {})).toEqual({ status: 200, resolutions: 1 })
+        expect(yield* resolvedFor("/pdf/classification/contract", {})).toEqual({ status: 402, resolutions: 1 })
       }))
   })
 

@@ -17,10 +17,10 @@ import * as ResponseCache from "./middleware/ResponseCache.ts"
 import { RouteCatalog } from "./RouteCatalog.ts"
 
 /**
- * The caller of a request with an `Authorization` header: what the deployment's Auth makes of it. A
+ * The caller of a request: what the deployment's Auth makes of its `Authorization` header (or its absence). A
  * resolver that dies leaves the caller anonymous; nothing about the credential is logged.
  */
-const resolvePrincipal = (auth: AuthShape, authorization: string): Effect.Effect<Principal> =>
+const resolvePrincipal = (auth: AuthShape, authorization: string | undefined): Effect.Effect<Principal> =>
   auth.authenticate(authorization).pipe(
     Effect.catchAllCause(() => Effect.as(Effect.logWarning("credential check failed"), anonymous))
   )
@@ -97,10 +97,9 @@ export const AppMiddleware = HttpLayerRouter.middleware<{
             }
           })
         }
-        // the hot path (no credentials) runs no resolution step at all
-        const admitted = authorization === undefined
-          ? admit(anonymous)
-          : Effect.flatMap(resolvePrincipal(auth, authorization), admit)
+        // every request asks the deployment's Auth, with or without a header: a deployment (or a
+        // test double) may give callers without credentials a principal of its own
+        const admitted = Effect.flatMap(resolvePrincipal(auth, authorization), admit)
         return Effect.map(admitted, (validated) => {
           const response = conditional(validated, info)
           accessLog.record({
