@@ -169,7 +169,16 @@ describe("GET /api/eccn/{eccn}", () => {
     const paragraph = await (await server.get("/api/eccn/0A501.f")).json()
     expect(paragraph.status).toBe(404)
     expect(paragraph.nearest).toEqual(["0A501.a", "0A501.b", "0A501.c", "0A501.d", "0A501.e"])
-    expect(paragraph.detail).toContain("ECCN 0A501 (eCFR 2026-07-23) has no paragraph .f.")
+    expect(paragraph.itemTextAvailable).toBe(true)
+    expect(paragraph.detail).toContain("ECCN 0A501 (eCFR 2026-07-23) has no paragraph .f; its item text was read.")
+
+    // an entry whose List of Items Controlled is missing from the parsed text cannot show a paragraph is absent
+    const unreadable = await (await server.get("/api/eccn/1C350.b")).json()
+    expect(unreadable).toMatchObject({ status: 404, requested: "1C350.b", nearest: [], itemTextAvailable: false })
+    expect(unreadable.detail).toContain(
+      "holds no List of Items Controlled, so whether it has a paragraph .b cannot be checked"
+    )
+    expect((await (await server.get("/api/eccn/3A002")).json()).itemTextAvailable).toBeUndefined()
   })
 
   it("answers 400 naming the parameter for malformed ECCNs", async () => {

@@ -1,11 +1,13 @@
 import { Schema } from "effect"
 import { CountryChartColumn, EccnParameter } from "./Eccn.ts"
+import { EccnCheck } from "./LicenseCheck.ts"
 import { problem } from "./Problem.ts"
 
 /**
  * Commerce Country Chart rows (Supplement No. 1 to 15 CFR part 738), Country Group memberships
  * (Supplement No. 1 to part 740) and the part 746 sections that name a destination: the answer of
- * `GET /api/country-chart`, with an optional ECCN check against the chart columns.
+ * `GET /api/country-chart` and of the MCP tool `get_country_chart_row`, with an optional ECCN check
+ * (see LicenseCheck.ts). Field names are snake_case like the rest of the MCP surface.
  */
 
 export const CountryChartParams = Schema.Struct({
@@ -13,8 +15,7 @@ export const CountryChartParams = Schema.Struct({
     description: "Country name, ISO 3166 alpha-2 or alpha-3 code, or a common name (\"UK\", \"South Korea\", \"Burma\")"
   }),
   eccn: Schema.optional(EccnParameter.annotations({
-    description: "Optional ECCN (a paragraph is accepted and reported): which of its reasons for control need a " +
-      "license to this country according to the Country Chart"
+    description: "ECCN, best with its paragraph (`6A003.b.4.b`): each control row answered for it"
   }))
 })
 
@@ -56,38 +57,10 @@ export const EmbargoNote = Schema.Struct({
 }).annotations({ identifier: "EmbargoNote" })
 export type EmbargoNote = typeof EmbargoNote.Type
 
-export const ControlCheck = Schema.Struct({
-  reason: Schema.NullOr(Schema.String),
-  appliesTo: Schema.String,
-  countryChart: Schema.String,
-  columns: Schema.Array(Schema.Struct({ column: CountryChartColumn, marked: Schema.Boolean })),
-  result: Schema.Literal("license_required", "no_x_in_column", "stated_in_text", "see_part_746").annotations({
-    description: "license_required: an X in a cited column; no_x_in_column: no X in any cited column; " +
-      "stated_in_text: the row states its destinations in text instead of a column (read it); " +
-      "see_part_746: the destination's chart row points to part 746"
-  })
-}).annotations({ identifier: "CountryChartControlCheck" })
-export type ControlCheck = typeof ControlCheck.Type
-
-export const EccnCheck = Schema.Struct({
-  eccn: Schema.String,
-  paragraph: Schema.NullOr(Schema.String),
-  heading: Schema.String,
-  reasonForControl: Schema.Array(Schema.String),
-  controls: Schema.Array(ControlCheck),
-  licenseRequiredColumns: Schema.Array(CountryChartColumn),
-  footnotesNamingEccn: Schema.Array(Schema.Int).annotations({
-    description: "Footnotes of this country's row that name the ECCN: they may impose a requirement the grid does not"
-  }),
-  summary: Schema.String,
-  caveat: Schema.String
-}).annotations({ identifier: "CountryChartEccnCheck" })
-export type EccnCheck = typeof EccnCheck.Type
-
 export const PartSource = Schema.Struct({
   citation: Schema.String,
-  issueDate: Schema.String,
-  fetchedAt: Schema.String,
+  issue_date: Schema.String,
+  fetched_at: Schema.String,
   stale: Schema.Boolean
 }).annotations({ identifier: "PartSource" })
 
@@ -99,18 +72,18 @@ export const CountryChartAnswer = Schema.Struct({
     }),
     alpha2: Schema.NullOr(Schema.String),
     alpha3: Schema.NullOr(Schema.String),
-    matchedBy: Schema.Literal("name", "alpha2", "alpha3", "territory"),
+    matched_by: Schema.Literal("name", "alpha2", "alpha3", "territory"),
     note: Schema.optional(Schema.String)
   }),
   chart: Schema.NullOr(ChartRow).annotations({ description: "Null when the chart has no row for the destination" }),
-  countryGroups: Schema.Struct({
-    rowLabel: Schema.NullOr(Schema.String),
+  country_groups: Schema.Struct({
+    row_label: Schema.NullOr(Schema.String),
     memberships: Schema.Array(CountryGroupMembership)
   }),
-  embargoNotes: Schema.Array(EmbargoNote).annotations({
+  embargo_notes: Schema.Array(EmbargoNote).annotations({
     description: "Sections of part 746 (embargoes and other special controls) whose heading names the destination"
   }),
-  eccnCheck: Schema.optional(EccnCheck),
+  eccn_check: Schema.optional(EccnCheck),
   sources: Schema.Array(PartSource)
 }).annotations({ identifier: "CountryChartAnswer" })
 export type CountryChartAnswer = typeof CountryChartAnswer.Type

@@ -173,11 +173,16 @@ const eccnNotFound = problem({
   status: 404,
   title: "ECCN not found",
   description: "The Commerce Control List has no such entry (or the entry has no such paragraph); " +
-    "`nearest` lists the closest existing ones."
+    "`nearest` lists the closest existing ones. For a paragraph, `itemTextAvailable` says whether the entry's " +
+    "item text was there to look in."
 })
 export class EccnNotFound extends Schema.TaggedError<EccnNotFound>()("EccnNotFound", {
   ...eccnNotFound.fields,
   requested: Schema.String,
   nearest: Schema.Array(Schema.String),
-  issueDate: Schema.String
+  issueDate: Schema.String,
+  itemTextAvailable: Schema.optional(Schema.Boolean).annotations({
+    description: "Only for a missing paragraph: false when the parsed eCFR text holds no List of Items Controlled " +
+      "for the entry, so the paragraph's absence is not established"
+  })
 }, eccnNotFound.annotations) {}

@@ -12,6 +12,8 @@ import type { EcfrSource } from "./EcfrSource.ts"
 export interface CclEntryWithSource {
   readonly entry: EccnEntry
   readonly source: CclSource
+  /** False when the parsed text holds no List of Items Controlled: a paragraph could not be verified. */
+  readonly itemTextAvailable: boolean
 }
 
 /**
@@ -20,8 +22,15 @@ export interface CclEntryWithSource {
  */
 export interface CclIndexShape {
   readonly lookup: (query: EccnQuery) => Effect.Effect<EccnAnswer, EccnNotFound | UpstreamUnavailable>
-  /** One whole entry; fails with the nearest entries when the CCL has none by that number. */
-  readonly entry: (eccn: string) => Effect.Effect<CclEntryWithSource, EccnNotFound | UpstreamUnavailable>
+  /**
+   * One whole entry; fails with the nearest entries when the CCL has none by that number, and with
+   * the nearest paragraphs when `paragraph` is given and the entry's item text shows it has no such
+   * paragraph (an entry without item text cannot show that: `itemTextAvailable` is then false).
+   */
+  readonly entry: (
+    eccn: string,
+    paragraph?: string
+  ) => Effect.Effect<CclEntryWithSource, EccnNotFound | UpstreamUnavailable>
 }
 
 export class CclIndex extends Context.Tag("app/CclIndex")<CclIndex, CclIndexShape>() {}
@@ -76,6 +85,30 @@ export const make: Effect.Effect<CclIndexShape, never, EcfrSource | DataGenerati
     return answer
   }
 
+  /** Item 7 of issue 20: a missing paragraph says whether the entry's item text was there to look in. */
+  const missingParagraph = (parsed: ParsedParts.Parsed<ParsedCcl>, entry: EccnEntry, paragraph: string) => {
+    const { eccn } = entry
+    const items = entry.listOfItemsControlled.items
+    const nearest = nearestParagraphs(items, paragraph).map((p) => `${eccn}.${p}`)
+    const issueDate = parsed.origins[0]!.issueDate
+    const lettered = items.some((block) => block.kind === "paragraph")
+    const detail = items.length === 0
+      ? `The eCFR text of ECCN ${eccn} (${issueDate}) as parsed here holds no List of Items Controlled, so ` +
+        `whether it has a paragraph .${paragraph} cannot be checked: read the entry at ${sourceOf(eccn, parsed).url}.`
+      : !lettered
+      ? `ECCN ${eccn} (eCFR ${issueDate}) has no paragraph .${paragraph}: its List of Items Controlled has no ` +
+        "lettered paragraphs (the items are described in its text); ask for the ECCN without a paragraph."
+      : `ECCN ${eccn} (eCFR ${issueDate}) has no paragraph .${paragraph}; its item text was read.` +
+        (nearest.length > 0 ? ` Nearest paragraphs: ${nearest.join(", ")}.` : "")
+    return new EccnNotFound({
+      requested: `${eccn}.${paragraph}`,
+      nearest,
+      issueDate,
+      itemTextAvailable: items.length > 0,
+      detail
+    })
+  }
+
   const answerOf = (parsed: ParsedParts.Parsed<ParsedCcl>, eccn: string, paragraph: string | undefined) =>
     Effect.gen(function*() {
       const entry = yield* findEntry(parsed, eccn)
@@ -85,17 +118,7 @@ export const make: Effect.Effect<CclIndexShape, never, EcfrSource | DataGenerati
       }
       const requested = `${eccn}.${paragraph}`
       const items = sliceParagraph(entry.listOfItemsControlled.items, paragraph)
-      if (items === undefined) {
-        const nearest = nearestParagraphs(entry.listOfItemsControlled.items, paragraph).map((p) => `${eccn}.${p}`)
-        const issueDate = parsed.origins[0]!.issueDate
-        return yield* notFound(
-          requested,
-          nearest,
-          issueDate,
-          `ECCN ${eccn} (eCFR ${issueDate}) has no paragraph .${paragraph}.` +
-            (nearest.length > 0 ? ` Nearest paragraphs: ${nearest.join(", ")}.` : "")
-        )
-      }
+      if (items === undefined) return yield* missingParagraph(parsed, entry, paragraph)
       return {
         kind: "entry",
         requested,
@@ -116,11 +139,17 @@ export const make: Effect.Effect<CclIndexShape, never, EcfrSource | DataGenerati
 
   return {
     lookup: (query) => query._tag === "Ear99" ? Effect.succeed(ear99Answer) : lookupEntry(query.eccn, query.paragraph),
-    entry: (eccn) =>
-      Effect.flatMap(
-        ccl.get,
-        (parsed) => Effect.map(findEntry(parsed, eccn), (entry) => ({ entry, source: sourceOf(eccn, parsed) }))
-      )
+    entry: (eccn, paragraph) =>
+      Effect.flatMap(ccl.get, (parsed) =>
+        Effect.flatMap(findEntry(parsed, eccn), (entry) => {
+          const itemTextAvailable = entry.listOfItemsControlled.items.length > 0
+          if (paragraph !== undefined && itemTextAvailable) {
+            if (sliceParagraph(entry.listOfItemsControlled.items, paragraph) === undefined) {
+              return Effect.fail(missingParagraph(parsed, entry, paragraph))
+            }
+          }
+          return Effect.succeed({ entry, source: sourceOf(eccn, parsed), itemTextAvailable })
+        }))
   }
 })
 

@@ -61,6 +61,31 @@ describe("MCP ECCN, Country Chart and rule-change tools", () => {
     expect(unknown.result.isError).toBe(true)
   })
 
+  it("get_country_chart_row answers per control row for a paragraph: NP not for 6A003.b.4.b, RS depending", async () => {
+    const { result } = await callTool(server, "get_country_chart_row", { country: "China", eccn: "6A003.b.4.b" })
+    expect(result.structuredContent).toEqual(await rest("/api/country-chart?country=China&eccn=6A003.b.4.b"))
+    const statuses = result.structuredContent.eccn_check.control_rows.map((row: { status: string }) => row.status)
+    expect(statuses).toEqual([
+      "license_required",
+      "not_for_this_paragraph",
+      "depends",
+      "depends",
+      "no_x_in_column",
+      "stated_in_text"
+    ])
+    const missing = await callTool(server, "get_country_chart_row", { country: "China", eccn: "6A003.b.9" })
+    expect(missing.result.isError).toBe(true)
+    expect(missing.result.content[0].text).toMatch(/has no paragraph \.b\.9; its item text was read\. Nearest/)
+  })
+
+  it("get_eccn says whether the entry's item text was there when a paragraph is missing", async () => {
+    const unreadable = await callTool(server, "get_eccn", { eccn: "1C350.b" })
+    expect(unreadable.result.isError).toBe(true)
+    expect(unreadable.result.content[0].text).toMatch(
+      /^ECCN not found: The eCFR text of ECCN 1C350 \(2026-07-23\) as parsed here holds no List of Items Controlled/
+    )
+  })
+
   it("reads ECCN entries and Country Chart rows as resources", async () => {
     const read = async (uri: string) =>
       (await modernPost(server, "resources/read", { uri }, { authorization: `Bearer ${bearers.apiKey}` })).json()

@@ -28,8 +28,9 @@ export const getCountryChartRow = Tool.make({
   name: "get_country_chart_row",
   title: "Country Chart row and Country Groups",
   description: "The Commerce Country Chart row (15 CFR 738 Supp. 1) of a destination with its footnotes, its " +
-    "Country Group memberships (15 CFR 740 Supp. 1) and embargo notes; with `eccn`, which of that ECCN's " +
-    "reasons for control need a license there. Countries by name, common name or ISO code.",
+    "Country Group memberships (15 CFR 740 Supp. 1) and embargo notes. With `eccn` plus paragraph " +
+    "(`6A003.b.4.b`): each control row's status for that paragraph (license_required, not_for_this_paragraph, " +
+    "depends + quoted conditions, no_x_in_column, stated_in_text). Countries by name or ISO code.",
   version: "1.0.0",
   annotations: Tool.readOnly("Country Chart row and Country Groups"),
   input: CountryChartParams,

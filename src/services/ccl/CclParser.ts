@@ -1,5 +1,4 @@
-import type { ControlRow, CountryChartColumn, EccnEntry, ItemBlock, LabeledText } from "../../domain/Eccn.ts"
-import { countryChartColumns } from "../../domain/Eccn.ts"
+import type { ControlRow, EccnEntry, ItemBlock, LabeledText } from "../../domain/Eccn.ts"
 import {
   elements,
   findAll,
@@ -9,6 +8,7 @@ import {
   type XmlElement,
   XmlParseError
 } from "../xml/XmlTree.ts"
+import { controlRowsOf } from "./ControlRows.ts"
 import { compareParagraphs, nextDesignation, paragraphOf } from "./Paragraphs.ts"
 
 /**
@@ -32,8 +32,6 @@ const groupHeading = /^([A-E])\.\s+(.+)$/
 const categoryPartHeading = /^Part\s+(?:\d+|[IVX]+)\s*[—–-]/
 const eccnHeading = /^(\d[A-E]\d{3})\s+(\S.*)$/
 const exceptionSymbol = /^[A-Z]{2,4}$/
-const columnReference = /\b(?:(CB|NP|NS|MT|RS|FC|CC|AT)\s+)?Columns?\s+(\d)((?:\s*(?:,|and|&)\s*\d)*)/g
-const reasonAtStart = /^([A-Z]{2,3})\b/
 
 const blockOf = (heading: string): Block | undefined => {
   const h = heading.replace(/[:.]$/, "").toLowerCase()
@@ -73,29 +71,10 @@ const emphasizedHeading = (element: XmlElement): Block | undefined => {
 const isTable = (element: XmlElement) =>
   element.name === "TABLE" || element.name === "GPOTABLE" || findAll(element, (e) => e.name === "TABLE").length > 0
 
-const columnsIn = (chartCell: string, reason: string | null): Array<CountryChartColumn> => {
-  const columns: Array<CountryChartColumn> = []
-  for (const match of chartCell.matchAll(columnReference)) {
-    const code = match[1] ?? reason
-    const numbers = [match[2]!, ...(match[3]?.match(/\d/g) ?? [])]
-    for (const n of numbers) {
-      const column = `${code}${n}`
-      if ((countryChartColumns as ReadonlyArray<string>).includes(column)) columns.push(column as CountryChartColumn)
-    }
-  }
-  return columns
-}
-
 const controlRows = (table: XmlElement): Array<ControlRow> =>
-  findAll(table, (e) => e.name === "TR").flatMap((row) => {
-    const cells = elements(row).filter((cell) => cell.name === "TD")
-    if (cells.length < 2) return []
-    const appliesTo = textOf(cells[0]!)
-    const countryChart = textOf(cells[1]!)
-    if (appliesTo === "" || /^control\(?s\)?/i.test(appliesTo)) return []
-    const reason = reasonAtStart.exec(appliesTo)?.[1] ?? null
-    return [{ reason, appliesTo, countryChart, columns: columnsIn(countryChart, reason) }]
-  })
+  findAll(table, (e) => e.name === "TR").flatMap((row) =>
+    controlRowsOf(elements(row).filter((cell) => cell.name === "TD").map(textOf))
+  )
 
 /** A NOTE: its heading run into the first paragraph ("Note: …"), further paragraphs on their own lines. */
 const noteText = (note: XmlElement) => {
