@@ -19,7 +19,7 @@ describe("GET /api/country-chart", () => {
   it("answers the chart row with all 16 columns, footnotes, country groups and sources", async () => {
     const { body, status } = await lookup("country=United%20Kingdom")
     expect(status).toBe(200)
-    expect(body.country).toEqual({ name: "United Kingdom", alpha2: "GB", alpha3: "GBR", matched_by: "name" })
+    expect(body.country).toEqual({ name: "United Kingdom", alpha2: "GB", alpha3: "GBR", matchedBy: "name" })
     expect(body.chart.kind).toBe("graded")
     expect(Object.keys(body.chart.columns)).toHaveLength(16)
     expect(body.chart.marked).toEqual(["CB1"])
@@ -28,7 +28,7 @@ describe("GET /api/country-chart", () => {
     expect(body.chart.footnotes[0].text).toMatch(
       /^A license is required to these destinations for items in the following ECCNs: 0A501/
     )
-    expect(body.country_groups.memberships.map((m: { group: string }) => m.group)).toEqual([
+    expect(body.countryGroups.memberships.map((m: { group: string }) => m.group)).toEqual([
       "A:1",
       "A:2",
       "A:3",
@@ -36,7 +36,7 @@ describe("GET /api/country-chart", () => {
       "A:5",
       "B"
     ])
-    expect(body.country_groups.memberships[0]).toEqual({ group: "A:1", title: "Wassenaar Participating States" })
+    expect(body.countryGroups.memberships[0]).toEqual({ group: "A:1", title: "Wassenaar Participating States" })
     expect(body.sources.map((s: { citation: string }) => s.citation)).toEqual([
       "15 CFR part 738, Supplement No. 1 (Commerce Country Chart)",
       "15 CFR part 740, Supplement No. 1 (Country Groups)",
@@ -55,8 +55,8 @@ describe("GET /api/country-chart", () => {
       expect((await lookup(`country=${encodeURIComponent(query)}`)).body.country.name, query).toBe("Burma")
     }
     const uk = (await lookup("country=UK")).body
-    expect(uk.country.matched_by).toBe("name")
-    expect((await lookup("country=KOR")).body.country.matched_by).toBe("alpha3")
+    expect(uk.country.matchedBy).toBe("name")
+    expect((await lookup("country=KOR")).body.country.matchedBy).toBe("alpha3")
   })
 
   it("joins the chart row and the group row although their labels differ (China / China (PRC))", async () => {
@@ -75,8 +75,8 @@ describe("GET /api/country-chart", () => {
       "CC1",
       "CC3"
     ])
-    expect(body.country_groups).toEqual({
-      row_label: "China (PRC)",
+    expect(body.countryGroups).toEqual({
+      rowLabel: "China (PRC)",
       memberships: [
         { group: "D:1", title: "National Security" },
         { group: "D:3", title: "Chemical & Biological" },
@@ -92,7 +92,7 @@ describe("GET /api/country-chart", () => {
     expect(iran.chart.columns).toBeUndefined()
     expect(iran.chart.pointer).toMatch(/^See part 746 of the EAR/)
     expect(iran.chart.footnotes[0].number).toBe(1)
-    expect(iran.embargo_notes).toEqual([
+    expect(iran.embargoNotes).toEqual([
       {
         section: "746.7",
         heading: "§ 746.7 Iran.",
@@ -102,15 +102,15 @@ describe("GET /api/country-chart", () => {
     ])
     const russia = (await lookup("country=Russian%20Federation")).body
     expect(russia.chart.kind).toBe("graded")
-    expect(russia.embargo_notes.map((n: { section: string }) => n.section)).toEqual(["746.8"])
+    expect(russia.embargoNotes.map((n: { section: string }) => n.section)).toEqual(["746.8"])
     const northKorea = (await lookup("country=DPRK")).body
-    expect(northKorea.embargo_notes.map((n: { section: string }) => n.section)).toEqual(["746.4"])
-    expect(northKorea.country_groups.memberships.map((m: { group: string }) => m.group)).toContain("E:1")
+    expect(northKorea.embargoNotes.map((n: { section: string }) => n.section)).toEqual(["746.4"])
+    expect(northKorea.countryGroups.memberships.map((m: { group: string }) => m.group)).toContain("E:1")
   })
 
   it("answers Hong Kong with the China row and says why", async () => {
     const { body } = await lookup("country=Hong%20Kong")
-    expect(body.country).toMatchObject({ name: "China", alpha2: "HK", matched_by: "territory" })
+    expect(body.country).toMatchObject({ name: "China", alpha2: "HK", matchedBy: "territory" })
     expect(body.country.note).toMatch(/removed it as a separate destination/)
   })
 
@@ -130,11 +130,11 @@ describe("GET /api/country-chart", () => {
     const check = async (query: string) => {
       const { body, status } = await lookup(query)
       expect(status, query).toBe(200)
-      return body.eccn_check
+      return body.eccnCheck
     }
     /** The rows of a check by their columns ("RS1"), or reason and position ("UN#5") for rows without one. */
     const rowsOf = (eccnCheck: EccnCheck) => (label: string): ControlRowCheck => {
-      const row = eccnCheck.control_rows.find((row, i) =>
+      const row = eccnCheck.controls.find((row, i) =>
         (row.columns.map((c) => c.column).join("/") || `${row.reason}#${i}`) === label
       )
       if (row === undefined) throw new Error(`no control row ${label}`)
@@ -143,27 +143,27 @@ describe("GET /api/country-chart", () => {
 
     it("answers the issue's example: China and 6A003.b.4.b, NP not for this paragraph, RS depending on frame rate and array size", async () => {
       const result = await check("country=China&eccn=6A003.b.4.b")
-      expect(result).toMatchObject({ eccn: "6A003", paragraph: "b.4.b", item_text_available: true })
+      expect(result).toMatchObject({ eccn: "6A003", paragraph: "b.4.b", itemTextAvailable: true })
       const rows = rowsOf(result)
-      expect(rows("NS2")).toMatchObject({ status: "license_required", columns: [{ column: "NS2", marked: true }] })
-      expect(rows("NP1")).toMatchObject({ status: "not_for_this_paragraph" })
+      expect(rows("NS2")).toMatchObject({ result: "license_required", columns: [{ column: "NS2", marked: true }] })
+      expect(rows("NP1")).toMatchObject({ result: "not_for_this_paragraph" })
       expect(rows("NP1").conditions).toBeUndefined()
       expect(rows("RS1")).toMatchObject({
-        status: "depends",
+        result: "depends",
         conditions: [
           "items controlled in 6A003.b.4.b that have a frame rate greater than 60 Hz or that incorporate a focal " +
           "plane array with more than 111,000 elements",
           "items in 6A003.b.4.b when being exported or reexported to be embedded in a civil product"
         ]
       })
-      expect(rows("RS2").status).toBe("depends")
+      expect(rows("RS2").result).toBe("depends")
       expect(rows("RS2").conditions?.[0]).toMatch(
         /^items controlled in 6A003\.b\.4\.b that have a frame rate of 60 Hz or less/
       )
-      expect(rows("AT1")).toMatchObject({ status: "no_x_in_column" })
-      expect(rows("UN#5")).toMatchObject({ status: "stated_in_text", country_chart: "See § 746.1(b) for UN controls" })
-      expect(result.license_required_columns).toEqual(["NS2"])
-      expect(result.depends_columns).toEqual(["RS1", "RS2"])
+      expect(rows("AT1")).toMatchObject({ result: "no_x_in_column" })
+      expect(rows("UN#5")).toMatchObject({ result: "stated_in_text", countryChart: "See § 746.1(b) for UN controls" })
+      expect(result.licenseRequiredColumns).toEqual(["NS2"])
+      expect(result.dependsColumns).toEqual(["RS1", "RS2"])
       expect(result.summary).toMatch(/^5 of 6 control rows of 6A003 reach 6A003\.b\.4\.b\./)
       expect(result.summary).toContain("License required to China for NS2 (X in the chart).")
       expect(result.summary).toContain("Not for this paragraph: NP1.")
@@ -172,68 +172,68 @@ describe("GET /api/country-chart", () => {
 
     it("reads paragraph lists, 'except' and conditions per paragraph", async () => {
       const camera = rowsOf(await check("country=China&eccn=6A003.a.3"))
-      expect(camera("NP1")).toMatchObject({ status: "depends", conditions: ["cameras controlled by 6A003.a.3 or a.4"] })
-      for (const column of ["RS1", "RS2"]) expect(camera(column).status, column).toBe("not_for_this_paragraph")
-      expect(camera("UN#5").status).toBe("not_for_this_paragraph")
+      expect(camera("NP1")).toMatchObject({ result: "depends", conditions: ["cameras controlled by 6A003.a.3 or a.4"] })
+      for (const column of ["RS1", "RS2"]) expect(camera(column).result, column).toBe("not_for_this_paragraph")
+      expect(camera("UN#5").result).toBe("not_for_this_paragraph")
 
       const spacecraft = rowsOf(await check("country=China&eccn=9A515.e.2"))
-      expect(spacecraft("NS1").status).toBe("not_for_this_paragraph") // "entire entry, except .e, .x, and .y"
-      expect(spacecraft("RS2").status).toBe("license_required") // "RS applies to 9A515.e and .x"
-      expect(spacecraft("MT1").status).toBe("depends")
+      expect(spacecraft("NS1").result).toBe("not_for_this_paragraph") // "entire entry, except .e, .x, and .y"
+      expect(spacecraft("RS2").result).toBe("license_required") // "RS applies to 9A515.e and .x"
+      expect(spacecraft("MT1").result).toBe("depends")
       expect(spacecraft("MT1").conditions?.[0]).toMatch(/^microcircuits in 9A515\.d and 9A515\.e\.2 when “usable in”/)
       // a second statement in the same row: "MT also applies to 9A515.h when …"
       const thruster = rowsOf(await check("country=China&eccn=9A515.h"))
-      expect(thruster("MT1")).toMatchObject({ status: "depends" })
+      expect(thruster("MT1")).toMatchObject({ result: "depends" })
       expect(thruster("MT1").conditions?.[0]).toMatch(/^9A515\.h when the total impulse capacity/)
-      expect(thruster("NS1").status).toBe("license_required")
+      expect(thruster("NS1").result).toBe("license_required")
     })
 
     it("answers the entry as a whole with rows limited to some paragraphs as 'depends', and says to ask for one", async () => {
       const result = await check("country=China&eccn=3A001")
       expect(result.paragraph).toBeNull()
-      expect(result.license_required_columns).toEqual(["NS2"])
-      expect(result.depends_columns).toEqual(["NS1", "RS1", "MT1", "NP1"])
+      expect(result.licenseRequiredColumns).toEqual(["NS2"])
+      expect(result.dependsColumns).toEqual(["NS1", "RS1", "MT1", "NP1"])
       const rows = rowsOf(result)
-      expect(rows("AT1")).toMatchObject({ columns: [{ column: "AT1", marked: false }], status: "no_x_in_column" })
-      expect(result.control_rows.filter((r: { status: string }) => r.status === "stated_in_text")).toHaveLength(2)
+      expect(rows("AT1")).toMatchObject({ columns: [{ column: "AT1", marked: false }], result: "no_x_in_column" })
+      expect(result.controls.filter((r: { result: string }) => r.result === "stated_in_text")).toHaveLength(2)
       expect(result.summary).toContain("RS (row 4), RS (row 5): destinations or scope stated in the row's text")
       expect(result.summary).toContain("Ask for a paragraph (3A001.a …)")
     })
 
     it("reports no X where the destination's columns are empty, and footnotes that name the ECCN", async () => {
       const canada = await check("country=CA&eccn=3A001")
-      expect(canada.license_required_columns).toEqual([])
-      expect(canada.depends_columns).toEqual([])
+      expect(canada.licenseRequiredColumns).toEqual([])
+      expect(canada.dependsColumns).toEqual([])
       expect(canada.summary).toMatch(/No X for Canada in NS1, NS2, RS1, MT1, NP1, AT1\./)
       const uk = await check("country=UK&eccn=0A501.y")
       expect(uk).toMatchObject({
         eccn: "0A501",
         paragraph: "y",
-        license_required_columns: [],
-        footnotes_naming_eccn: [10]
+        licenseRequiredColumns: [],
+        footnotesNamingEccn: [10]
       })
-      expect(rowsOf(uk)("NS1").status).toBe("not_for_this_paragraph") // "entire entry except 0A501.y"
+      expect(rowsOf(uk)("NS1").result).toBe("not_for_this_paragraph") // "entire entry except 0A501.y"
       expect(uk.summary).toMatch(/Footnote\(s\) 10 of United Kingdom's row name 0A501/)
-      expect(rowsOf(await check("country=China&eccn=0A501.a"))("NS1").status).toBe("license_required")
+      expect(rowsOf(await check("country=China&eccn=0A501.a"))("NS1").result).toBe("license_required")
     })
 
     it("splits rows the eCFR prints run together or as one cell", async () => {
       const target = rowsOf(await check("country=China&eccn=1A231.a"))
-      expect(target("NP1")).toMatchObject({ applies_to: "NP applies to entire entry", status: "license_required" })
-      expect(target("AT1")).toMatchObject({ applies_to: "AT applies to entire entry", status: "no_x_in_column" })
+      expect(target("NP1")).toMatchObject({ appliesTo: "NP applies to entire entry", result: "license_required" })
+      expect(target("AT1")).toMatchObject({ appliesTo: "AT applies to entire entry", result: "no_x_in_column" })
       const precursors = await check("country=China&eccn=1C350")
-      expect(precursors.control_rows).toEqual([{
+      expect(precursors.controls).toEqual([{
         reason: "CB",
-        applies_to: "CB applies to entire entry",
-        country_chart: "CB Column 2.",
+        appliesTo: "CB applies to entire entry",
+        countryChart: "CB Column 2.",
         columns: [{ column: "CB2", marked: true }],
-        status: "license_required"
+        result: "license_required"
       }])
     })
 
     it("answers a paragraph it cannot verify when the entry's item text is missing, and says so", async () => {
       const result = await check("country=China&eccn=1C350.b")
-      expect(result).toMatchObject({ paragraph: "b", item_text_available: false, license_required_columns: ["CB2"] })
+      expect(result).toMatchObject({ paragraph: "b", itemTextAvailable: false, licenseRequiredColumns: ["CB2"] })
       expect(result.summary).toContain(
         "The entry's item text is unavailable here, so paragraph .b could not be verified."
       )
@@ -241,12 +241,12 @@ describe("GET /api/country-chart", () => {
 
     it("sends embargoed destinations to part 746 and explains EAR99", async () => {
       const iran = await check("country=Iran&eccn=5A002")
-      expect(new Set(iran.control_rows.map((c: { status: string }) => c.status))).toEqual(new Set(["see_part_746"]))
+      expect(new Set(iran.controls.map((c: { result: string }) => c.result))).toEqual(new Set(["see_part_746"]))
       expect(iran.summary).toMatch(/absence of X marks means nothing here/)
       const notHere = await check("country=Iran&eccn=6A003.b.4.b")
-      expect(rowsOf(notHere)("NP1").status).toBe("not_for_this_paragraph")
+      expect(rowsOf(notHere)("NP1").result).toBe("not_for_this_paragraph")
       const ear99 = await check("country=China&eccn=EAR99")
-      expect(ear99).toMatchObject({ eccn: "EAR99", control_rows: [] })
+      expect(ear99).toMatchObject({ eccn: "EAR99", controls: [] })
     })
 
     it("answers 404 with nearest entries or paragraphs for unknown ones and 400 for a malformed one", async () => {
@@ -315,11 +315,11 @@ describe.skipIf(!haveDerived)("Country Chart and Country Groups against the deri
     const groups = JSON.parse(readFileSync(new URL("country-groups.json", derived), "utf8"))
     for (const name of sample) {
       const body = await (await server.get(`/api/country-chart?country=${encodeURIComponent(name)}`)).json()
-      const label = body.country_groups.row_label
+      const label = body.countryGroups.rowLabel
       const expected = label === null
         ? []
         : Object.keys(groups.groups).filter((group) => groups.groups[group].includes(label))
-      expect(body.country_groups.memberships.map((m: { group: string }) => m.group).sort(), name).toEqual(
+      expect(body.countryGroups.memberships.map((m: { group: string }) => m.group).sort(), name).toEqual(
         expected.sort()
       )
     }

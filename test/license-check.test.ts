@@ -41,20 +41,20 @@ describe("the Country Chart check of one entry", () => {
 
   it("answers a row it cannot read with stated_in_text where the column has an X, never license_required", () => {
     const check = checkEccn(entry, "a", true, "China", graded("NP1", "NS2", "MT1"))
-    expect(check.control_rows.map((r) => r.status)).toEqual([
+    expect(check.controls.map((r) => r.result)).toEqual([
       "stated_in_text",
       "license_required",
       "depends",
       "no_x_in_column"
     ])
-    expect(check.control_rows[0]).toMatchObject({ scope_unread: "a statement does not say what it applies to" })
-    expect(check.control_rows[2]!.conditions).toEqual([
+    expect(check.controls[0]).toMatchObject({ scopeUnread: "a statement does not say what it applies to" })
+    expect(check.controls[2]!.conditions).toEqual([
       "items in 4A001.a when the parameters in 4A101 are met or exceeded"
     ])
-    expect(check.license_required_columns).toEqual(["NS2"])
-    expect(check.depends_columns).toEqual(["MT1"])
+    expect(check.licenseRequiredColumns).toEqual(["NS2"])
+    expect(check.dependsColumns).toEqual(["MT1"])
     // without an X the row's reach does not matter
-    expect(checkEccn(entry, "a", true, "Canada", graded()).control_rows.map((r) => r.status)).toEqual([
+    expect(checkEccn(entry, "a", true, "Canada", graded()).controls.map((r) => r.result)).toEqual([
       "no_x_in_column",
       "no_x_in_column",
       "no_x_in_column",
@@ -64,7 +64,7 @@ describe("the Country Chart check of one entry", () => {
 
   it("leaves rows limited to other paragraphs out of the summary's count", () => {
     const check = checkEccn(entry, "b", true, "China", graded("NP1", "NS2", "MT1"))
-    expect(check.control_rows.map((r) => r.status)).toEqual([
+    expect(check.controls.map((r) => r.result)).toEqual([
       "stated_in_text",
       "not_for_this_paragraph",
       "not_for_this_paragraph",
@@ -77,14 +77,14 @@ describe("the Country Chart check of one entry", () => {
 
   it("answers a destination without a chart row, or with a pointer to part 746, without reading X marks", () => {
     const none = checkEccn(entry, "a", true, "Somewhere", null)
-    expect(new Set(none.control_rows.map((r) => r.status))).toEqual(new Set(["no_chart_row"]))
+    expect(new Set(none.controls.map((r) => r.result))).toEqual(new Set(["no_chart_row"]))
     expect(none.summary).toBe("The Country Chart has no row for Somewhere; it cannot answer for 4A001.a.")
     const embargoed = checkEccn(entry, "b", true, "Iran", {
       kind: "embargoed",
       pointer: "See part 746.",
       footnotes: []
     })
-    expect(embargoed.control_rows.map((r) => r.status)).toEqual([
+    expect(embargoed.controls.map((r) => r.result)).toEqual([
       "see_part_746",
       "not_for_this_paragraph",
       "not_for_this_paragraph",
@@ -94,7 +94,7 @@ describe("the Country Chart check of one entry", () => {
 
   it("asks for a paragraph when rows limited to some paragraphs make the whole entry depend", () => {
     const check = checkEccn(entry, null, true, "China", graded("NP1", "NS2", "MT1"))
-    expect(check.control_rows[1]).toMatchObject({ status: "depends", conditions: ["4A001.a"] })
+    expect(check.controls[1]).toMatchObject({ result: "depends", conditions: ["4A001.a"] })
     expect(check.summary).toContain("Ask for a paragraph (4A001.a …) to settle rows limited to some paragraphs.")
   })
 })

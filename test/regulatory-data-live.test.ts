@@ -25,8 +25,8 @@ describe("ECCN and Country Chart through the live eCFR mirror", () => {
 
   it("answers the Country Chart from parts 738, 740 and 746 of the mirror", async () => {
     const body = await (await server.get("/api/country-chart?country=China&eccn=3A001")).json()
-    expect(body.country_groups.row_label).toBe("China (PRC)")
-    expect(body.eccn_check.license_required_columns).toContain("NS2")
+    expect(body.countryGroups.rowLabel).toBe("China (PRC)")
+    expect(body.eccnCheck.licenseRequiredColumns).toContain("NS2")
   })
 
   it("lists both endpoints in the index and the public OpenAPI document", async () => {

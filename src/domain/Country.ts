@@ -7,7 +7,7 @@ import { problem } from "./Problem.ts"
  * Commerce Country Chart rows (Supplement No. 1 to 15 CFR part 738), Country Group memberships
  * (Supplement No. 1 to part 740) and the part 746 sections that name a destination: the answer of
  * `GET /api/country-chart` and of the MCP tool `get_country_chart_row`, with an optional ECCN check
- * (see LicenseCheck.ts). Field names are snake_case like the rest of the MCP surface.
+ * (see LicenseCheck.ts).
  */
 
 export const CountryChartParams = Schema.Struct({
@@ -59,8 +59,8 @@ export type EmbargoNote = typeof EmbargoNote.Type
 
 export const PartSource = Schema.Struct({
   citation: Schema.String,
-  issue_date: Schema.String,
-  fetched_at: Schema.String,
+  issueDate: Schema.String,
+  fetchedAt: Schema.String,
   stale: Schema.Boolean
 }).annotations({ identifier: "PartSource" })
 
@@ -72,18 +72,18 @@ export const CountryChartAnswer = Schema.Struct({
     }),
     alpha2: Schema.NullOr(Schema.String),
     alpha3: Schema.NullOr(Schema.String),
-    matched_by: Schema.Literal("name", "alpha2", "alpha3", "territory"),
+    matchedBy: Schema.Literal("name", "alpha2", "alpha3", "territory"),
     note: Schema.optional(Schema.String)
   }),
   chart: Schema.NullOr(ChartRow).annotations({ description: "Null when the chart has no row for the destination" }),
-  country_groups: Schema.Struct({
-    row_label: Schema.NullOr(Schema.String),
+  countryGroups: Schema.Struct({
+    rowLabel: Schema.NullOr(Schema.String),
     memberships: Schema.Array(CountryGroupMembership)
   }),
-  embargo_notes: Schema.Array(EmbargoNote).annotations({
+  embargoNotes: Schema.Array(EmbargoNote).annotations({
     description: "Sections of part 746 (embargoes and other special controls) whose heading names the destination"
   }),
-  eccn_check: Schema.optional(EccnCheck),
+  eccnCheck: Schema.optional(EccnCheck),
   sources: Schema.Array(PartSource)
 }).annotations({ identifier: "CountryChartAnswer" })
 export type CountryChartAnswer = typeof CountryChartAnswer.Type

@@ -5,7 +5,7 @@ import { CountryChartColumn, ReasonForControl } from "./Eccn.ts"
  * The Country Chart check of one ECCN (or one paragraph of it) for one destination: per control
  * row of the entry, whether the row applies to the asked paragraph and, if it does, whether the
  * destination has an X in the column the row cites (15 CFR 738.4(a)(2)). Field names are
- * snake_case like the rest of the MCP surface.
+ * camelCase like the rest of the REST answer they belong to.
  */
 
 export const RowStatus = Schema.Literal(
@@ -26,16 +26,16 @@ export type RowStatus = typeof RowStatus.Type
 
 export const ControlRowCheck = Schema.Struct({
   reason: Schema.NullOr(ReasonForControl),
-  applies_to: Schema.String.annotations({ description: "The `Control(s)` cell as printed" }),
-  country_chart: Schema.String.annotations({ description: "The `Country chart` cell as printed" }),
+  appliesTo: Schema.String.annotations({ description: "The `Control(s)` cell as printed" }),
+  countryChart: Schema.String.annotations({ description: "The `Country chart` cell as printed" }),
   columns: Schema.Array(Schema.Struct({ column: CountryChartColumn, marked: Schema.Boolean })).annotations({
     description: "Cited columns; marked: the destination has an X"
   }),
-  status: RowStatus,
+  result: RowStatus,
   conditions: Schema.optional(Schema.Array(Schema.String)).annotations({
     description: "The entry's words the row's reach depends on, quoted; `except …` ones take items out"
   }),
-  scope_unread: Schema.optional(Schema.String).annotations({
+  scopeUnread: Schema.optional(Schema.String).annotations({
     description: "Why the `Control(s)` text could not be read; nothing is concluded from it"
   })
 }).annotations({ identifier: "CountryChartControlRowCheck" })
@@ -47,14 +47,14 @@ export const EccnCheck = Schema.Struct({
     description: "The paragraph asked for; null: the whole entry (paragraph-limited rows answer `depends`)"
   }),
   heading: Schema.String,
-  item_text_available: Schema.Boolean.annotations({
+  itemTextAvailable: Schema.Boolean.annotations({
     description: "False: no item text was parsed for the entry, so the paragraph is unverified"
   }),
-  reason_for_control: Schema.Array(ReasonForControl),
-  control_rows: Schema.Array(ControlRowCheck),
-  license_required_columns: Schema.Array(CountryChartColumn),
-  depends_columns: Schema.Array(CountryChartColumn),
-  footnotes_naming_eccn: Schema.Array(Schema.Int).annotations({
+  reasonForControl: Schema.Array(ReasonForControl),
+  controls: Schema.Array(ControlRowCheck),
+  licenseRequiredColumns: Schema.Array(CountryChartColumn),
+  dependsColumns: Schema.Array(CountryChartColumn),
+  footnotesNamingEccn: Schema.Array(Schema.Int).annotations({
     description: "Footnotes of the destination's row naming the ECCN (they may require a license)"
   }),
   summary: Schema.String,

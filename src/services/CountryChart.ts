@@ -75,7 +75,7 @@ interface ResolvedRows {
   readonly codes: CountryCodes | undefined
   readonly chartLabel: string | undefined
   readonly groupLabel: string | undefined
-  readonly matchedBy: CountryChartAnswer["country"]["matched_by"]
+  readonly matchedBy: CountryChartAnswer["country"]["matchedBy"]
   readonly note?: string
 }
 
@@ -186,30 +186,30 @@ export const make: Effect.Effect<CountryChartShape, never, EcfrSource | DataGene
             name: chartLabel ?? groupLabel!,
             alpha2: codes?.alpha2 ?? null,
             alpha3: codes?.alpha3 ?? null,
-            matched_by: rows.matchedBy,
+            matchedBy: rows.matchedBy,
             ...(rows.note === undefined ? {} : { note: rows.note })
           },
           chart,
-          country_groups: { row_label: groupLabel ?? null, memberships },
-          embargo_notes: embargoNotesFor(tables, codes, chartLabel ?? groupLabel!, issue746),
+          countryGroups: { rowLabel: groupLabel ?? null, memberships },
+          embargoNotes: embargoNotesFor(tables, codes, chartLabel ?? groupLabel!, issue746),
           sources: origins.map((origin) => ({
             citation: {
               738: "15 CFR part 738, Supplement No. 1 (Commerce Country Chart)",
               740: "15 CFR part 740, Supplement No. 1 (Country Groups)",
               746: "15 CFR part 746 (Embargoes and Other Special Controls)"
             }[origin.part as 738 | 740 | 746],
-            issue_date: origin.issueDate,
-            fetched_at: origin.fetchedAt,
+            issueDate: origin.issueDate,
+            fetchedAt: origin.fetchedAt,
             stale: stale || origin.stale
           }))
         }
         if (eccn === undefined) return answer
         const query = parseEccnQuery(eccn)
-        if (query === undefined || query._tag === "Ear99") return { ...answer, eccn_check: ear99Check }
+        if (query === undefined || query._tag === "Ear99") return { ...answer, eccnCheck: ear99Check }
         const found = yield* ccl.entry(query.eccn, query.paragraph)
         return {
           ...answer,
-          eccn_check: checkEccn(
+          eccnCheck: checkEccn(
             found.entry,
             query.paragraph ?? null,
             found.itemTextAvailable,

@@ -64,7 +64,7 @@ describe("MCP ECCN, Country Chart and rule-change tools", () => {
   it("get_country_chart_row answers per control row for a paragraph: NP not for 6A003.b.4.b, RS depending", async () => {
     const { result } = await callTool(server, "get_country_chart_row", { country: "China", eccn: "6A003.b.4.b" })
     expect(result.structuredContent).toEqual(await rest("/api/country-chart?country=China&eccn=6A003.b.4.b"))
-    const statuses = result.structuredContent.eccn_check.control_rows.map((row: { status: string }) => row.status)
+    const statuses = result.structuredContent.eccnCheck.controls.map((row: { result: string }) => row.result)
     expect(statuses).toEqual([
       "license_required",
       "not_for_this_paragraph",

@@ -19,7 +19,7 @@ export class CountryChartGroup extends HttpApiGroup.make("countryChart")
           "columns CB1…AT2 with X marks and the row's footnotes; embargoed destinations carry a pointer to part 746 " +
           "instead of marks), its Country Group memberships (Supplement No. 1 to part 740) and the part 746 sections " +
           "that name it. `country` accepts names, ISO 3166 alpha-2/alpha-3 codes and common names (UK, South Korea, " +
-          "Burma). With `eccn` (best with its paragraph, `6A003.b.4.b`), `eccn_check` answers each control row of " +
+          "Burma). With `eccn` (best with its paragraph, `6A003.b.4.b`), `eccnCheck` answers each control row of " +
           "the entry: `license_required`, `not_for_this_paragraph`, `depends` (with the entry's conditions quoted), " +
           "`no_x_in_column`, `stated_in_text` or `see_part_746`; the summary counts only rows that reach the " +
           "paragraph. An unknown paragraph is a 404 unless the entry's item text is unavailable."

@@ -52,12 +52,12 @@ const checkRow = (row: ControlRow, eccn: string, paragraph: string | null, chart
   const quoted = (status === "depends" || status === "stated_in_text") && coverage?._tag === "Depends"
   return {
     reason: row.reason,
-    applies_to: row.appliesTo,
-    country_chart: row.countryChart,
+    appliesTo: row.appliesTo,
+    countryChart: row.countryChart,
     columns,
-    status,
+    result: status,
     ...(quoted ? { conditions: coverage.conditions } : {}),
-    ...(scope._tag === "Unparsed" ? { scope_unread: scope.problem } : {})
+    ...(scope._tag === "Unparsed" ? { scopeUnread: scope.problem } : {})
   }
 }
 
@@ -81,7 +81,7 @@ const summarize = (
   const parts: Array<string> = []
   if (rows.length === 0) parts.push(`${entry.eccn} lists no control rows; read its License Requirements.`)
   const labeled = rows.map((row, i) => ({ row, label: labelOf(row, i) }))
-  const applying = labeled.filter(({ row }) => row.status !== "not_for_this_paragraph")
+  const applying = labeled.filter(({ row }) => row.result !== "not_for_this_paragraph")
   if (rows.length > 0) {
     parts.push(
       `${applying.length} of ${rows.length} control row${rows.length === 1 ? "" : "s"} of ${entry.eccn} ` +
@@ -95,7 +95,7 @@ const summarize = (
     )
   }
   const named = (status: RowStatus) =>
-    applying.filter(({ row }) => row.status === status).map(({ label }) => label).join(", ")
+    applying.filter(({ row }) => row.result === status).map(({ label }) => label).join(", ")
   const say = (status: RowStatus, sentence: (labels: string) => string) => {
     const labels = named(status)
     if (labels !== "") parts.push(sentence(labels))
@@ -104,9 +104,9 @@ const summarize = (
   say("depends", (l) => `License required for ${l} only if the row's quoted conditions hold.`)
   say("stated_in_text", (l) => `${l}: destinations or scope stated in the row's text; read it.`)
   say("no_x_in_column", (l) => `No X for ${country} in ${l}.`)
-  const elsewhere = labeled.filter(({ row }) => row.status === "not_for_this_paragraph").map(({ label }) => label)
+  const elsewhere = labeled.filter(({ row }) => row.result === "not_for_this_paragraph").map(({ label }) => label)
   if (elsewhere.length > 0) parts.push(`Not for this paragraph: ${elsewhere.join(", ")}.`)
-  if (paragraph === null && rows.some((row) => row.status === "depends")) {
+  if (paragraph === null && rows.some((row) => row.result === "depends")) {
     parts.push(`Ask for a paragraph (${entry.eccn}.a …) to settle rows limited to some paragraphs.`)
   }
   if (paragraph !== null && !itemTextAvailable) {
@@ -119,7 +119,7 @@ const summarize = (
 }
 
 const columnsWith = (rows: ReadonlyArray<ControlRowCheck>, status: RowStatus): Array<CountryChartColumn> => [
-  ...new Set(rows.filter((row) => row.status === status).flatMap((row) => row.columns.map((c) => c.column)))
+  ...new Set(rows.filter((row) => row.result === status).flatMap((row) => row.columns.map((c) => c.column)))
 ]
 
 export const checkEccn = (
@@ -135,12 +135,12 @@ export const checkEccn = (
     eccn: entry.eccn,
     paragraph,
     heading: entry.heading,
-    item_text_available: itemTextAvailable,
-    reason_for_control: entry.licenseRequirements.reasonForControl,
-    control_rows: rows,
-    license_required_columns: columnsWith(rows, "license_required"),
-    depends_columns: columnsWith(rows, "depends"),
-    footnotes_naming_eccn: footnotes,
+    itemTextAvailable: itemTextAvailable,
+    reasonForControl: entry.licenseRequirements.reasonForControl,
+    controls: rows,
+    licenseRequiredColumns: columnsWith(rows, "license_required"),
+    dependsColumns: columnsWith(rows, "depends"),
+    footnotesNamingEccn: footnotes,
     summary: summarize(entry, paragraph, itemTextAvailable, country, chart, rows, footnotes),
     caveat
   }
@@ -150,12 +150,12 @@ export const ear99Check: EccnCheck = {
   eccn: "EAR99",
   paragraph: null,
   heading: "Items subject to the EAR that are not listed on the Commerce Control List",
-  item_text_available: true,
-  reason_for_control: [],
-  control_rows: [],
-  license_required_columns: [],
-  depends_columns: [],
-  footnotes_naming_eccn: [],
+  itemTextAvailable: true,
+  reasonForControl: [],
+  controls: [],
+  licenseRequiredColumns: [],
+  dependsColumns: [],
+  footnotesNamingEccn: [],
   summary: ear99Answer.explanation,
   caveat
 }
