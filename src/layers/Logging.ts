@@ -1,8 +1,9 @@
 import { Cause, Effect, HashMap, Layer, Logger, LogLevel } from "effect"
 import { AccessLog } from "../services/AccessLog.ts"
-import { AppConfig } from "../services/AppConfig.ts"
+import { AppConfig, type LogLevelNames } from "../services/AppConfig.ts"
 
-const levels: Record<string, LogLevel.LogLevel> = {
+/** Every name `LOG_LEVEL` accepts (checked at start-up), with its Effect level. */
+const levels: Record<(typeof LogLevelNames)[number], LogLevel.LogLevel> = {
   all: LogLevel.All,
   trace: LogLevel.Trace,
   debug: LogLevel.Debug,
@@ -63,7 +64,7 @@ export const jsonLineLogger = Logger.make(({ annotations, cause, date, logLevel,
   writeLine(JSON.stringify(line))
 })
 
-const levelOf = (name: string) => levels[name.toLowerCase()] ?? LogLevel.Info
+const levelOf = (name: string) => levels[name as keyof typeof levels] ?? LogLevel.Info
 
 /** Structured JSON lines on stdout, filtered by `LOG_LEVEL`; access records share the stream at level INFO. */
 export const layer: Layer.Layer<AccessLog, never, AppConfig> = Layer.unwrapEffect(

@@ -25,7 +25,11 @@ export const Entitlement = {
   pdf: "pdf"
 } as const
 
-export class ServiceJwtConfigError extends Data.TaggedError("ServiceJwtConfigError")<{ readonly reason: string }> {}
+export class ServiceJwtConfigError extends Data.TaggedError("ServiceJwtConfigError")<{ readonly reason: string }> {
+  override get message() {
+    return this.reason
+  }
+}
 
 /** Seconds of clock skew tolerated on `exp` and `nbf`. */
 const clockToleranceSeconds = 30
