@@ -1,6 +1,6 @@
 import type { Redacted } from "effect"
 import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option } from "effect"
-import { parseSkillsSource, type SkillsSource } from "./skills/Source.ts"
+import { bundled as bundledSkills, parseSkillsSource, type SkillsSource } from "./skills/Source.ts"
 
 export type Deployment = "public" | "enclave"
 
@@ -81,20 +81,19 @@ export const LogLevelNames = ["all", "trace", "debug", "info", "warn", "warning"
 /** A rule's failure; the variable's name is added to the path by the config it refines. */
 const invalid = (message: string) => Either.left(ConfigError.InvalidData([], message))
 
-/**
- * Every variable is checked by its own rule with a message that says what is accepted and what an
- * unset variable means, so a start-up failure can name the variable, the value and the fix.
- */
-const absoluteUrl = (config: Config.Config<string>) =>
-  config.pipe(
-    Config.map(trimSlash),
-    Config.validate({
-      message: "must be an absolute http(s) URL such as https://host.example",
-      validation: (value) => /^https?:\/\/[^/]/.test(value)
-    })
-  )
+/** A rule over a variable's text; a failure message says what is accepted and what unset means. */
+const checked = <A>(name: string, rule: (text: string) => Either.Either<A, ConfigError.ConfigError>) =>
+  Config.string(name).pipe(Config.mapOrFail(rule))
 
-const url = (name: string, fallback: string) => absoluteUrl(Config.string(name).pipe(Config.withDefault(fallback)))
+const absoluteUrl = (name: string) =>
+  checked(name, (text) => {
+    const value = trimSlash(text.trim())
+    return /^https?:\/\/[^/]/.test(value)
+      ? Either.right(value)
+      : invalid("must be an absolute http(s) URL such as https://host.example")
+  })
+
+const url = (name: string, fallback: string) => absoluteUrl(name).pipe(Config.withDefault(fallback))
 
 const integerIn = (
   name: string,
@@ -131,8 +130,8 @@ const variables = Config.all({
   port: integerIn("PORT", 0, 65535, 8787, "a TCP port from 0 to 65535 (0 picks a free one)"),
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
   deployment: oneOf("DEPLOYMENT", ["public", "enclave"], "public"),
-  publicBaseUrl: Config.option(absoluteUrl(Config.string("PUBLIC_BASE_URL"))),
-  authUrl: Config.option(absoluteUrl(Config.string("AUTH_URL"))),
+  publicBaseUrl: Config.option(absoluteUrl("PUBLIC_BASE_URL")),
+  authUrl: Config.option(absoluteUrl("AUTH_URL")),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
   ecfrBaseUrl: url("ECFR_BASE_URL", "https://www.ecfr.gov"),
   cslBulkUrl: url(
@@ -145,26 +144,21 @@ const variables = Config.all({
   govinfoBaseUrl: url("GOVINFO_BASE_URL", "https://api.govinfo.gov"),
   regulationsBaseUrl: url("REGULATIONS_BASE_URL", "https://api.regulations.gov"),
   dojBaseUrl: url("DOJ_BASE_URL", "https://www.justice.gov"),
-  secEdgarUserAgent: Config.option(
-    Config.string("SEC_EDGAR_USER_AGENT").pipe(
-      Config.map((value) => value.trim()),
-      Config.validate({
-        message:
-          "must name the operator and a contact e-mail, e.g. \"Acme Corp ops@acme.example\" (unset: EDGAR search off)",
-        validation: (value) => /\S+@\S+\.\S+/.test(value) && value.length <= 200
-      })
-    )
-  ),
+  secEdgarUserAgent: Config.option(checked("SEC_EDGAR_USER_AGENT", (text) => {
+    const value = text.trim()
+    return /\S+@\S+\.\S+/.test(value) && value.length <= 200
+      ? Either.right(value)
+      : invalid(
+        "must name the operator and a contact e-mail, e.g. \"Acme Corp ops@acme.example\" (unset: EDGAR search off)"
+      )
+  })),
   dataGovApiKey: Config.option(Config.redacted("DATA_GOV_API_KEY")),
-  skillsSource: Config.string("SKILLS_SOURCE").pipe(
-    Config.withDefault("bundled"),
-    Config.mapOrFail((value) => {
-      const source = parseSkillsSource(value)
-      return source === undefined
-        ? invalid("use `bundled` or `github:owner/repo@ref` (unset: bundled)")
-        : Either.right(source)
-    })
-  ),
+  skillsSource: checked("SKILLS_SOURCE", (text) => {
+    const source = parseSkillsSource(text)
+    return source === undefined
+      ? invalid("use `bundled` or `github:owner/repo@ref` (unset: bundled)")
+      : Either.right(source)
+  }).pipe(Config.withDefault(bundledSkills)),
   githubApiBaseUrl: url("GITHUB_API_BASE_URL", "https://api.github.com"),
   githubRawBaseUrl: url("GITHUB_RAW_BASE_URL", "https://raw.githubusercontent.com"),
   skillsGithubToken: Config.option(Config.redacted("SKILLS_GITHUB_TOKEN")),
@@ -176,18 +170,15 @@ const variables = Config.all({
   ),
   serviceJwtIssuer: optionalText("SERVICE_JWT_ISSUER"),
   serviceJwtAudience: optionalText("SERVICE_JWT_AUDIENCE"),
-  serviceJwtJwksUrl: Config.option(absoluteUrl(Config.string("SERVICE_JWT_JWKS_URL"))),
+  serviceJwtJwksUrl: Config.option(absoluteUrl("SERVICE_JWT_JWKS_URL")),
   serviceJwtPublicKeys: optionalText("SERVICE_JWT_PUBLIC_KEYS"),
-  serviceJwtAlgorithms: Config.string("SERVICE_JWT_ALGORITHMS").pipe(
-    Config.withDefault("RS256,PS256,ES256,EdDSA"),
-    Config.map((list) => list.split(",").map((name) => name.trim()).filter((name) => name !== "")),
-    Config.validate({
-      message: `must list only ${ServiceJwtAlgorithms.join(", ")} (unset: RS256,PS256,ES256,EdDSA)`,
-      validation: (names) =>
-        names.length > 0 && names.every((name) => (ServiceJwtAlgorithms as ReadonlyArray<string>).includes(name))
-    })
-  ),
-  renderBackendUrl: Config.option(absoluteUrl(Config.string("RENDER_BACKEND_URL"))),
+  serviceJwtAlgorithms: checked("SERVICE_JWT_ALGORITHMS", (list) => {
+    const names = list.split(",").map((name) => name.trim()).filter((name) => name !== "")
+    return names.length > 0 && names.every((name) => (ServiceJwtAlgorithms as ReadonlyArray<string>).includes(name))
+      ? Either.right(names)
+      : invalid(`must list only ${ServiceJwtAlgorithms.join(", ")} (unset: RS256,PS256,ES256,EdDSA)`)
+  }).pipe(Config.withDefault(["RS256", "PS256", "ES256", "EdDSA"])),
+  renderBackendUrl: Config.option(absoluteUrl("RENDER_BACKEND_URL")),
   pdfLinkTtlSeconds: integerIn("PDF_LINK_TTL_SECONDS", 1, 604_800, 3600, "seconds from 1 to 604800 (7 days)"),
   pdfStoreMaxBytes: integerIn(
     "PDF_STORE_MAX_BYTES",
@@ -197,7 +188,7 @@ const variables = Config.all({
     "a byte count of at least 1048576"
   ),
   enterprisePlanName: Config.string("ENTERPRISE_PLAN_NAME").pipe(Config.withDefault("Enterprise")),
-  enterprisePurchaseUrl: Config.option(absoluteUrl(Config.string("ENTERPRISE_PURCHASE_URL"))),
+  enterprisePurchaseUrl: Config.option(absoluteUrl("ENTERPRISE_PURCHASE_URL")),
   enterpriseContact: Config.string("ENTERPRISE_CONTACT").pipe(Config.withDefault("sales@example.com"))
 })
 
