@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -35,3 +36,24 @@ export const offlineEnv = (overrides: Record<string, string> = {}): Record<strin
     ...overrides
   }
 }
+
+/**
+ * Runs the CLI without blocking this process (fakes and proxies serving it live here), resolving
+ * with its exit status and output whatever the status.
+ */
+export const runCli = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  input = ""
+): Promise<{ readonly status: number | null; readonly stdout: string; readonly stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const [command, ...prefix] = cliCommand
+    const child = spawn(command, [...prefix, ...args], { env })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => (stdout += String(chunk)))
+    child.stderr.on("data", (chunk) => (stderr += String(chunk)))
+    child.on("error", reject)
+    child.on("close", (status) => resolve({ status, stdout, stderr }))
+    child.stdin.end(input)
+  })
