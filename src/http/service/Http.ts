@@ -7,6 +7,7 @@ import { AccessPolicy } from "../../services/AccessPolicy.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { Auth } from "../../services/Auth.ts"
 import { EcfrReachability } from "../../services/EcfrReachability.ts"
+import { Readiness } from "../../services/Readiness.ts"
 import { RuntimeInfo } from "../../services/RuntimeInfo.ts"
 import { Api, PublicApi } from "../Api.ts"
 import { DataCacheControl, weakEtag } from "../middleware/Caching.ts"
@@ -29,6 +30,7 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
     const catalog = yield* RouteCatalog
     const runtime = yield* RuntimeInfo
     const ecfr = yield* EcfrReachability
+    const readiness = yield* Readiness
     const access = yield* AccessPolicy
     const base = config.publicBaseUrl
     const withServer = (spec: OpenApi.OpenAPISpec) => ({ ...spec, servers: [{ url: base }] })
@@ -73,6 +75,12 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
             }
           }
         }))
+      .handleRaw("ready", () =>
+        Effect.map(readiness.report, (report) =>
+          HttpServerResponse.unsafeJson(report, {
+            status: report.status === "unavailable" ? 503 : 200,
+            headers: { "cache-control": "no-store" }
+          })))
       .handle("openapi", () =>
         HttpServerRequest.HttpServerRequest.pipe(
           Effect.flatMap((request) => auth.authenticate(request.headers["authorization"])),
