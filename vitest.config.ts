@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
+    globalSetup: ["test/support/PgliteTemplate.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks"

@@ -11,6 +11,7 @@ import * as Auth from "../src/services/Auth.ts"
 import * as DataGeneration from "../src/services/DataGeneration.ts"
 import * as RateLimiter from "../src/services/RateLimiter.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
+import { testStore } from "./support/TestStore.ts"
 
 // A probe API with typed path and query parameters, mounted under the real global middleware.
 class ProbeGroup extends HttpApiGroup.make("probe").add(
@@ -43,7 +44,7 @@ const app = Layer.mergeAll(HttpLayerRouter.addHttpApi(ProbeApi).pipe(Layer.provi
 describe("schema decode failures", () => {
   let server: RunningServer
   beforeAll(async () => {
-    server = await startServer({ app: forRuntime(app, "node test") })
+    server = await startServer({ app: forRuntime(app, "node test", testStore) })
   })
   afterAll(() => server.close())
 

@@ -17,6 +17,7 @@ import * as Renderer from "../src/services/Renderer.ts"
 import { classificationPayload } from "./fixtures/documents/classification.ts"
 import { parsePdf } from "./support/ParsePdf.ts"
 import { type RunningServer, startServer, testConfig } from "./support/TestServer.ts"
+import { testStore } from "./support/TestStore.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "documents-test-"))
 const stores = KeysCommand.stores.pipe(
@@ -261,7 +262,7 @@ describe("documents", () => {
   it("answers 413 on the web (Deno) handler too", async () => {
     const { key } = await newKey(1)
     const { dispose, handler } = HttpLayerRouter.toWebHandler(
-      appLayer("web test").pipe(Layer.provide(AppConfig.layerWith(testConfig({ dataDir })))),
+      appLayer("web test", testStore).pipe(Layer.provide(AppConfig.layerWith(testConfig({ dataDir })))),
       { disableLogger: true }
     )
     try {
@@ -353,7 +354,11 @@ describe("documents", () => {
     const stalled = Layer.succeed(Renderer.Renderer, {
       render: () => Effect.zipRight(Effect.sync(() => started++), Effect.never)
     })
-    const app = forRuntime(AppRoutes.pipe(Layer.provide(stalled), Layer.provide(PublicServices)), "node test")
+    const app = forRuntime(
+      AppRoutes.pipe(Layer.provide(stalled), Layer.provide(PublicServices)),
+      "node test",
+      testStore
+    )
     const stalling = await startServer({ config: { dataDir }, app })
     try {
       const { key, keyId } = await newKey(1)

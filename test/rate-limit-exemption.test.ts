@@ -7,6 +7,7 @@ import { Auth, layerFixed } from "../src/services/Auth.ts"
 import { makeInMemory, RateLimiter } from "../src/services/RateLimiter.ts"
 import { bearers, principals } from "./support/Principals.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
+import { testStore } from "./support/TestStore.ts"
 
 const appWith = (auth: Layer.Layer<Auth>) =>
   forRuntime(
@@ -14,7 +15,8 @@ const appWith = (auth: Layer.Layer<Auth>) =>
       Layer.provide(Layer.merge(auth, Layer.effect(RateLimiter, makeInMemory({ limit: 2, windowSeconds: 60 })))),
       Layer.provide(PublicServices)
     ),
-    "node test"
+    "node test",
+    testStore
   )
 
 const statuses = async (server: RunningServer, headers: Record<string, string>, count: number) => {

@@ -5,9 +5,10 @@ import { forRuntime } from "../src/layers/Main.ts"
 import { PublicServices } from "../src/layers/Public.ts"
 import { makeInMemory, RateLimiter, RateLimiterError } from "../src/services/RateLimiter.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
+import { testStore } from "./support/TestStore.ts"
 
 const withLimiter = (limiter: Layer.Layer<RateLimiter>) =>
-  forRuntime(AppRoutes.pipe(Layer.provide(limiter), Layer.provide(PublicServices)), "node test")
+  forRuntime(AppRoutes.pipe(Layer.provide(limiter), Layer.provide(PublicServices)), "node test", testStore)
 
 describe("RateLimiter", () => {
   it.effect("allows `limit` requests per window, then denies until the window resets", () =>

@@ -7,6 +7,7 @@ import type { SkillsSource } from "../src/services/skills/Source.ts"
 import { type FakeGitHub, filesOf, startFakeGitHub } from "./support/FakeGitHub.ts"
 import { appWithSkills } from "./support/skillsApp.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
+import { testStore } from "./support/TestStore.ts"
 
 const source: Extract<SkillsSource, { _tag: "GitHub" }> = {
   _tag: "GitHub",
@@ -78,7 +79,7 @@ describe("skills mirrored from GitHub", () => {
         skillsSource: source,
         skillsGithubToken: Option.some(Redacted.make("ghs_fixture_token"))
       }),
-      app: appLayer("node")
+      app: appLayer("node", testStore)
     })
     open.push(server)
     const list = await (await server.get("/skills")).json()

@@ -28,7 +28,7 @@ const connect = Effect.gen(function*() {
     })
   }
   // the deployment's access policy for /mcp applies to the whole connection (the enclave needs a service JWT)
-  const denied = yield* ((yield* AccessPolicy).check("/mcp", authorization) ?? Effect.succeed(undefined))
+  const denied = (yield* AccessPolicy).check("/mcp", principal, authorization !== undefined)
   if (denied !== undefined) {
     return yield* new CommandFailed({
       message: `this deployment needs a credential for MCP: ${denied.error.detail} Set ${ApiKeyVariable} to it.`
@@ -53,15 +53,17 @@ export const mcp = leaf({
   run: () =>
     Effect.gen(function*() {
       const config = yield* loadConfig
-      const [{ DeploymentServices }, RuntimeInfo, Logging, Outbound] = yield* load(() =>
+      const [{ DeploymentServices }, RuntimeInfo, Logging, Outbound, Store] = yield* load(() =>
         Promise.all([
           import("../layers/Main.ts"),
           import("../services/RuntimeInfo.ts"),
           import("../layers/Logging.ts"),
-          import("../layers/Outbound.ts")
+          import("../layers/Outbound.ts"),
+          import("../layers/Store.ts")
         ])
       )
       const services = DeploymentServices.pipe(
+        Layer.provide(Store.fromConfig),
         Layer.provide(RuntimeInfo.layer(`node ${process.version} (stdio)`)),
         Layer.provideMerge(Logging.layerStderr),
         Layer.provide(Layer.succeed(AppConfig, config)),

@@ -6,6 +6,7 @@ import { group, resolve } from "./Command.ts"
 import { enforcement } from "./Enforcement.ts"
 import { keys } from "./Keys.ts"
 import { mcp } from "./Mcp.ts"
+import { migrate } from "./Migrate.ts"
 import { renderBackend } from "./RenderBackend.ts"
 import { serve } from "./Serve.ts"
 import { sync } from "./Sync.ts"
@@ -14,7 +15,7 @@ export const root = group({
   name: "ecds",
   summary: `Export Compliance Data Service ${ServiceVersion}: EAR and ITAR data over REST and MCP`,
   details: "Configuration comes from environment variables (docs/configuration.md), the same for every command.",
-  commands: [serve, mcp, sync, keys, accounts, enforcement, renderBackend]
+  commands: [serve, mcp, sync, keys, accounts, enforcement, migrate, renderBackend]
 })
 
 /** Exit statuses: 0 done (or help shown), 1 the work failed, 2 the command line was wrong. */

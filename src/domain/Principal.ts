@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 
 /**
  * Who is calling, as the Auth service resolved the bearer. Unknown and malformed bearers resolve
@@ -42,3 +42,10 @@ export const isAuthenticated = (principal: Principal): boolean => principal._tag
  */
 export const hasUsableCredential = (principal: Principal): boolean =>
   principal._tag === "ApiKey" ? principal.status !== "inactive" : isAuthenticated(principal)
+
+/**
+ * The caller of the request in flight, resolved from its `Authorization` header once, by the global
+ * middleware, before the access policy runs; the access policy, the rate limit, MCP and OpenAPI
+ * disclosure and the document payers all read this one value.
+ */
+export class CurrentPrincipal extends Context.Tag("app/CurrentPrincipal")<CurrentPrincipal, Principal>() {}

@@ -10,6 +10,7 @@ import { EnforcementHttpLive } from "./enforcement/Http.ts"
 import { McpHttpLive } from "./mcp/Http.ts"
 import { mcpRoutes, McpRoutesLive } from "./mcp/Routes.ts"
 import { AppMiddleware } from "./Middleware.ts"
+import { PrincipalMiddlewareLive } from "./middleware/Principal.ts"
 import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import { ResearchHttpLive } from "./research/Http.ts"
@@ -55,10 +56,16 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     DocumentsHttpLive,
     DocumentFilesHttpLive,
     McpHttpLive
-  ])
+  ]),
+  Layer.provide(PrincipalMiddlewareLive)
 )
 
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })
 
-/** The app: routes plus the global middleware. Runtime adapters serve it; deployments provide services. */
-export const AppRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, McpRoutesLive, RemovedRoutesLive, AppMiddleware)
+/**
+ * The app: routes plus the global middleware (which also provides each request's `CurrentPrincipal`).
+ * Runtime adapters serve it; deployments provide services.
+ */
+export const AppRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, McpRoutesLive, RemovedRoutesLive).pipe(
+  Layer.provideMerge(AppMiddleware)
+)

@@ -1,11 +1,12 @@
 import type { HttpServerError } from "@effect/platform"
 import { HttpLayerRouter, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { anonymous, CurrentPrincipal, type Principal } from "../domain/Principal.ts"
 import { ServiceVersion } from "../domain/Service.ts"
 import { AccessLog } from "../services/AccessLog.ts"
 import { AccessPolicy } from "../services/AccessPolicy.ts"
 import { AppConfig } from "../services/AppConfig.ts"
-import { Auth } from "../services/Auth.ts"
+import { Auth, type AuthShape } from "../services/Auth.ts"
 import { DataGeneration } from "../services/DataGeneration.ts"
 import { RateLimiter } from "../services/RateLimiter.ts"
 import { conditional, withHeaders } from "./middleware/Caching.ts"
@@ -16,15 +17,28 @@ import * as ResponseCache from "./middleware/ResponseCache.ts"
 import { RouteCatalog } from "./RouteCatalog.ts"
 
 /**
- * The cross-cutting behaviour of every response, errors included, as one global middleware whose
- * stages run in a fixed order: request id → access policy → rate limit → response cache → route
- * (in a request scope; handlers log with the request id) → problem documents → headers and
- * validators → conditional GET → access log. Written with plain combinators: this runs on every
- * request, and a cache hit touches only the first and last stages. The access policy runs before
- * the cache, so a denied request never sees a cached body; the cache itself never keys a request
- * that carries credentials.
+ * The caller of a request: what the deployment's Auth makes of its `Authorization` header (or its absence). A
+ * resolver that dies leaves the caller anonymous; nothing about the credential is logged.
  */
-export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerError.RouteNotFound }>()(
+const resolvePrincipal = (auth: AuthShape, authorization: string | undefined): Effect.Effect<Principal> =>
+  auth.authenticate(authorization).pipe(
+    Effect.catchAllCause(() => Effect.as(Effect.logWarning("credential check failed"), anonymous))
+  )
+
+/**
+ * The cross-cutting behaviour of every response, errors included, as one global middleware whose
+ * stages run in a fixed order: request id → principal (resolved once, provided to everything
+ * after as `CurrentPrincipal`) → access policy → rate limit → response cache → route (in a request
+ * scope; handlers log with the request id) → problem documents → headers and validators →
+ * conditional GET → access log. Written with plain combinators: this runs on every request, and a
+ * cache hit touches only the first and last stages. The access policy runs before the cache, so a
+ * denied request never sees a cached body; the cache itself never keys a request that carries
+ * credentials.
+ */
+export const AppMiddleware = HttpLayerRouter.middleware<{
+  handles: HttpServerError.RouteNotFound
+  provides: CurrentPrincipal
+}>()(
   Effect.gen(function*() {
     const config = yield* AppConfig
     const catalog = yield* RouteCatalog
@@ -54,32 +68,38 @@ export const AppMiddleware = HttpLayerRouter.middleware<{ handles: HttpServerErr
           request,
           responseHeaders: { "api-version": ServiceVersion, "x-request-id": id, "x-content-type-options": "nosniff" }
         }
-        const key = cache.keyOf(info)
-        const builtAt = cache.generation()
-        const handled = withProblems(Effect.scoped(Effect.annotateLogs(app, "requestId", id)), info, baseUrl).pipe(
-          Effect.map((response) => {
-            const validated = withHeaders(response, info)
-            if (key !== undefined) cache.store(key, validated, builtAt)
-            return validated
-          })
-        )
-        const cachedOrHandled = key === undefined ? handled : Effect.suspend(() => {
-          const hit = cache.lookup(key, info)
-          return hit === undefined ? handled : Effect.succeed(hit)
-        })
-        const limited = withRateLimit(cachedOrHandled, info, limiter, {
-          trustProxy: config.trustProxy,
-          auth,
-          onLimited: (problem, headers) => {
-            Object.assign(info.responseHeaders, headers)
-            return withHeaders(finishError(problem, info, baseUrl), info)
+        const authorization = request.headers["authorization"]
+        const admit = (principal: Principal) => {
+          const denied = policy.check(info.routedPath, principal, authorization !== undefined)
+          if (denied !== undefined) {
+            return Effect.succeed(withHeaders(finishError(denied.error, info, baseUrl, denied.headers), info))
           }
-        })
-        const gate = policy.check(info.routedPath, request.headers["authorization"])
-        const admitted = gate === undefined ? limited : Effect.flatMap(gate, (denied) =>
-          denied === undefined
-            ? limited
-            : Effect.succeed(withHeaders(finishError(denied.error, info, baseUrl, denied.headers), info)))
+          const key = cache.keyOf(info)
+          const builtAt = cache.generation()
+          const routed = Effect.provideService(app, CurrentPrincipal, principal)
+          const handled = withProblems(Effect.scoped(Effect.annotateLogs(routed, "requestId", id)), info, baseUrl).pipe(
+            Effect.map((response) => {
+              const validated = withHeaders(response, info)
+              if (key !== undefined) cache.store(key, validated, builtAt)
+              return validated
+            })
+          )
+          const cachedOrHandled = key === undefined ? handled : Effect.suspend(() => {
+            const hit = cache.lookup(key, info)
+            return hit === undefined ? handled : Effect.succeed(hit)
+          })
+          return withRateLimit(cachedOrHandled, info, limiter, {
+            trustProxy: config.trustProxy,
+            principal,
+            onLimited: (problem, headers) => {
+              Object.assign(info.responseHeaders, headers)
+              return withHeaders(finishError(problem, info, baseUrl), info)
+            }
+          })
+        }
+        // every request asks the deployment's Auth, with or without a header: a deployment (or a
+        // test double) may give callers without credentials a principal of its own
+        const admitted = Effect.flatMap(resolvePrincipal(auth, authorization), admit)
         return Effect.map(admitted, (validated) => {
           const response = conditional(validated, info)
           accessLog.record({

@@ -8,14 +8,21 @@ import * as RuntimeInfo from "../services/RuntimeInfo.ts"
 import { EnclaveApp, EnclaveServices } from "./Enclave.ts"
 import * as Logging from "./Logging.ts"
 import { PublicApp, PublicServices } from "./Public.ts"
+import * as Store from "./Store.ts"
 
 /**
  * An app ready for a runtime adapter; it needs the configuration and a router. `runtime` names the
- * adapter in the index and health documents. HttpApi's platform needs (ETag generator, file system
+ * adapter in the index and health documents. `store` is the SQL store (by default the one the
+ * configuration names, migrated at start). HttpApi's platform needs (ETag generator, file system
  * for file responses) come from the runtime-neutral context: the app serves no files.
  */
-export const forRuntime = <E, R>(app: Layer.Layer<never, E, R>, runtime: string) =>
+export const forRuntime = <E, R>(
+  app: Layer.Layer<never, E, R>,
+  runtime: string,
+  store: Store.StoreLayer = Store.fromConfig
+) =>
   app.pipe(
+    Layer.provide(store),
     Layer.provide(RuntimeInfo.layer(runtime)),
     Layer.provide(Logging.layer),
     Layer.provide(HttpServer.layerContext)
@@ -44,4 +51,4 @@ export const DeploymentServices = Layer.unwrapEffect(
 )
 
 /** The configured deployment for a runtime adapter. */
-export const appLayer = (runtime: string) => forRuntime(DeploymentApp, runtime)
+export const appLayer = (runtime: string, store?: Store.StoreLayer) => forRuntime(DeploymentApp, runtime, store)

@@ -1,4 +1,6 @@
-import { Cause, Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
+import type { ParseResult } from "effect"
+import { Cause, Context, Effect, Either, Layer, Option, Schema } from "effect"
+import * as DecodeIssues from "../domain/DecodeIssues.ts"
 import { hasUsableCredential, type Principal } from "../domain/Principal.ts"
 import { ErrorCode, JsonText, RpcError } from "./JsonRpc.ts"
 import type * as Resource from "./Resource.ts"
@@ -72,12 +74,8 @@ const failureResult = (error: unknown) => {
   }
 }
 
-const invalidArguments = (error: ParseResult.ParseError) => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
-    issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`
-  )
-  return toolError(`Invalid arguments: ${issues.join("; ")}`)
-}
+const invalidArguments = (error: ParseResult.ParseError) =>
+  toolError(`Invalid arguments: ${DecodeIssues.summarize(DecodeIssues.fromParseError(error), "arguments")}`)
 
 /** How a tool's value becomes its result: text as is, or the encoded value with its JSON text. */
 const resultEncoder = (tool: Tool.Any) => {

@@ -1,3 +1,6 @@
+import { Either } from "effect"
+import { type MalformedBody, parseJson } from "../domain/JsonBody.ts"
+
 /**
  * JSON-RPC 2.0 as MCP uses it over HTTP: one message per POST, no batches. Parsing never throws;
  * every way a body can be wrong maps to the error the spec names for it.
@@ -56,18 +59,15 @@ const invalid = (id: RequestId | null, message: string): Parsed => ({
   error: new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${message}`, 400)
 })
 
+/** A body that is not UTF-8 JSON within the nesting limit: a parse error, whatever the envelope would be. */
+export const unparsable = (body: MalformedBody): RpcError =>
+  new RpcError(ErrorCode.ParseError, `Parse error: the body ${body.reason}`, 400)
+
 /** Classifies a POST body: a request, a notification, or the error to answer with. */
 export const parse = (text: string): Parsed => {
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return {
-      _tag: "Invalid",
-      id: null,
-      error: new RpcError(ErrorCode.ParseError, "Parse error: body is not JSON", 400)
-    }
-  }
+  const json = parseJson(text)
+  if (Either.isLeft(json)) return { _tag: "Invalid", id: null, error: unparsable(json.left) }
+  const body = json.right
   if (Array.isArray(body)) return invalid(null, "batches are not supported; send one message per request")
   if (!isObject(body)) return invalid(null, "the body must be a JSON-RPC object")
   const id = isRequestId(body.id) ? body.id : null

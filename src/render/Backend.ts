@@ -2,8 +2,8 @@ import { Either } from "effect"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { type DocumentSlug, DocumentSlugs, MaxPayloadBytes } from "../domain/Documents.ts"
-import { validatePayload } from "./contracts/Contract.ts"
-import { contracts } from "./contracts/index.ts"
+import { validatePayload } from "../domain/documents/Contract.ts"
+import { contracts } from "../domain/documents/index.ts"
 import { renderDocument } from "./Document.ts"
 
 /**

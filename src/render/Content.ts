@@ -1,5 +1,5 @@
-import type { Contract } from "./contracts/Contract.ts"
-import type { Tone } from "./contracts/Fields.ts"
+import type { Contract } from "../domain/documents/Contract.ts"
+import type { Tone } from "../domain/documents/Fields.ts"
 import { type Block, proseBlocks, sanitizeHtml } from "./Html.ts"
 import { fonts } from "./pdf/Fonts.ts"
 

@@ -1,6 +1,6 @@
+import type { Contract, ValidPayload } from "../domain/documents/Contract.ts"
 import { renderCertificate } from "./Certificate.ts"
 import { prepareContent } from "./Content.ts"
-import type { Contract, ValidPayload } from "./contracts/Contract.ts"
 import { renderReport } from "./Report.ts"
 
 export interface RenderedDocument {

@@ -1,6 +1,6 @@
+import type { PartDef, SectionDef } from "../domain/documents/Contract.ts"
+import type { FieldMeta } from "../domain/documents/Fields.ts"
 import type { Content } from "./Content.ts"
-import type { PartDef, SectionDef } from "./contracts/Contract.ts"
-import type { FieldMeta } from "./contracts/Fields.ts"
 import type { Picture } from "./graphics/Graphics.ts"
 import { type Cell, drawTable } from "./pdf/Table.ts"
 import type { Writer } from "./pdf/Writer.ts"

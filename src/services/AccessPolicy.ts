@@ -2,7 +2,6 @@ import { Context, Effect, Layer, Option } from "effect"
 import { NotEntitled, Unauthenticated } from "../domain/Access.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { AppConfig } from "./AppConfig.ts"
-import { Auth } from "./Auth.ts"
 import { Entitlement, EntitlementsClaim } from "./ServiceJwt.ts"
 
 export interface AccessDenied {
@@ -16,15 +15,15 @@ export interface AccessDenied {
  * and the 401 of `/mcp` live with those endpoints), the enclave demands a service JWT.
  */
 export interface AccessPolicyShape {
-  /**
-   * `undefined` for a path this policy does not guard, decided without running anything, so open
-   * paths and cache hits pay nothing; otherwise an effect that yields a denial or `undefined`.
-   */
+  /** A denial for a caller who may not reach this path, or `undefined`; decided without I/O. */
   readonly check: (
     /** The path as the router matches it (lower-cased, decoded: see `routedPath`). */
     routedPath: string,
-    authorization: string | undefined
-  ) => Effect.Effect<AccessDenied | undefined> | undefined
+    /** The request's principal (see `CurrentPrincipal`). */
+    principal: Principal,
+    /** Whether the request carried an `Authorization` header at all (it shapes the 401 message). */
+    presented: boolean
+  ) => AccessDenied | undefined
   /** Fields the service index adds to describe access (`host`, `auth`). */
   readonly indexFields: { readonly host?: string; readonly auth?: string }
   /** The bearer credentials this deployment accepts, as MCP discovery and RFC 9728 metadata advertise them. */
@@ -77,10 +76,9 @@ const describeEnclave = (issuer: string, audience: string) =>
  * The enclave deployment: every guarded path needs a verified service principal (401 otherwise),
  * and `/mcp` and `/pdf/*` the matching entitlement (403 otherwise).
  */
-export const layerServiceJwt: Layer.Layer<AccessPolicy, never, Auth | AppConfig> = Layer.effect(
+export const layerServiceJwt: Layer.Layer<AccessPolicy, never, AppConfig> = Layer.effect(
   AccessPolicy,
   Effect.gen(function*() {
-    const auth = yield* Auth
     const config = yield* AppConfig
     const host = new URL(config.publicBaseUrl).host
     const realm = `Bearer realm="${host}"`
@@ -107,10 +105,9 @@ export const layerServiceJwt: Layer.Layer<AccessPolicy, never, Auth | AppConfig>
       return undefined
     }
     return {
-      check: (path, authorization) => {
+      check: (path, principal, presented) => {
         const rule = enclaveRules.find((candidate) => candidate.matches(path))
-        if (rule === undefined) return undefined
-        return Effect.map(auth.authenticate(authorization), decide(rule, authorization !== undefined))
+        return rule === undefined ? undefined : decide(rule, presented)(principal)
       },
       indexFields: {
         host,

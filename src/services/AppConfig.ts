@@ -1,5 +1,4 @@
-import type { Redacted } from "effect"
-import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option } from "effect"
+import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { bundled as bundledSkills, parseSkillsSource, type SkillsSource } from "./skills/Source.ts"
 
 export type Deployment = "public" | "enclave"
@@ -12,6 +11,10 @@ export interface AppConfigShape {
   readonly publicBaseUrl: string
   readonly authUrl: string
   readonly dataDir: string
+  /** Where shared state lives: the embedded database under DATA_DIR, or a PostgreSQL server. */
+  readonly database: DatabaseConfig
+  /** Redis for the anonymous rate limit across instances; unset → in memory. */
+  readonly redisUrl: Option.Option<Redacted.Redacted>
   readonly ecfrBaseUrl: string
   readonly cslBulkUrl: string
   readonly cslFile: Option.Option<string>
@@ -44,6 +47,20 @@ export interface AppConfigShape {
     readonly purchaseUrl: string
     readonly contact: string
   }
+}
+
+export type DatabaseSsl = "disable" | "require" | "verify-full"
+
+export interface DatabaseConfig {
+  /** `DATABASE_URL`; unset → the embedded database (PGlite) in `DATA_DIR/db`. */
+  readonly url: Option.Option<Redacted.Redacted>
+  readonly poolSize: number
+  readonly statementTimeoutMillis: number
+  readonly connectTimeoutMillis: number
+  /** TLS to the server; unset → what the URL's `sslmode` says. */
+  readonly ssl: Option.Option<DatabaseSsl>
+  /** PEM file of the certificate authorities to trust (`verify-full`). */
+  readonly sslCaFile: Option.Option<string>
 }
 
 export interface ServiceJwtConfig {
@@ -133,6 +150,36 @@ const variables = Config.all({
   publicBaseUrl: Config.option(absoluteUrl("PUBLIC_BASE_URL")),
   authUrl: Config.option(absoluteUrl("AUTH_URL")),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+  databaseUrl: Config.option(checked("DATABASE_URL", (text) =>
+    /^postgres(ql)?:\/\/./.test(text.trim())
+      ? Either.right(Redacted.make(text.trim()))
+      : invalid("must be a postgres:// or postgresql:// URL (unset: the embedded database under DATA_DIR)"))),
+  databasePoolSize: integerIn("DATABASE_POOL_SIZE", 1, 100, 10),
+  databaseStatementTimeoutMillis: integerIn(
+    "DATABASE_STATEMENT_TIMEOUT_MS",
+    100,
+    Number.MAX_SAFE_INTEGER,
+    10_000,
+    "milliseconds, at least 100"
+  ),
+  databaseConnectTimeoutMillis: integerIn(
+    "DATABASE_CONNECT_TIMEOUT_MS",
+    100,
+    Number.MAX_SAFE_INTEGER,
+    5_000,
+    "milliseconds, at least 100"
+  ),
+  databaseSsl: Config.option(checked("DATABASE_SSL", (text) => {
+    const value = text.trim().toLowerCase()
+    return value === "disable" || value === "require" || value === "verify-full"
+      ? Either.right(value as DatabaseSsl)
+      : invalid("must be one of disable, require, verify-full (unset: as DATABASE_URL says)")
+  })),
+  databaseSslCaFile: optionalText("DATABASE_SSL_CA_FILE"),
+  redisUrl: Config.option(checked("REDIS_URL", (text) =>
+    /^rediss?:\/\/./.test(text.trim())
+      ? Either.right(Redacted.make(text.trim()))
+      : invalid("must be a redis:// or rediss:// URL (unset: the rate limit is kept in memory)"))),
   ecfrBaseUrl: url("ECFR_BASE_URL", "https://www.ecfr.gov"),
   cslBulkUrl: url(
     "CSL_BULK_URL",
@@ -226,6 +273,15 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     publicBaseUrl,
     authUrl: Option.getOrElse(v.authUrl, () => publicBaseUrl),
     dataDir: v.dataDir,
+    database: {
+      url: v.databaseUrl,
+      poolSize: v.databasePoolSize,
+      statementTimeoutMillis: v.databaseStatementTimeoutMillis,
+      connectTimeoutMillis: v.databaseConnectTimeoutMillis,
+      ssl: v.databaseSsl,
+      sslCaFile: v.databaseSslCaFile
+    },
+    redisUrl: v.redisUrl,
     ecfrBaseUrl: v.ecfrBaseUrl,
     cslBulkUrl: v.cslBulkUrl,
     cslFile: v.cslFile,

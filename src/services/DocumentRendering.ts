@@ -6,9 +6,9 @@ import {
   type PlanInfo,
   type RenderBackendUnavailable
 } from "../domain/Documents.ts"
+import { validatePayload } from "../domain/documents/Contract.ts"
+import { contracts } from "../domain/documents/index.ts"
 import { InvalidRequest } from "../domain/Problem.ts"
-import { validatePayload } from "../render/contracts/Contract.ts"
-import { contracts } from "../render/contracts/index.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { NoCredits } from "./Credits.ts"
 import type { Payer } from "./DocumentPayers.ts"

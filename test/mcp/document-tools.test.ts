@@ -220,9 +220,9 @@ describe("enterprise document tools over MCP (public deployment)", () => {
     expect(invalid.content[0].text).toContain("Invalid payload: COMPANY_NAME (is required)")
     const notAnObject = await create(server, key, { payload: [1, 2] })
     expect(notAnObject.isError).toBe(true)
-    expect(notAnObject.content[0].text).toMatch(/^Invalid arguments: payload/)
+    expect(notAnObject.content[0].text).toMatch(/^Invalid arguments: `payload` must be an object/)
     const extra = await create(server, key, { payload: minimalClassificationPayload, format: "pdf" })
-    expect(extra.content[0].text).toMatch(/^Invalid arguments: format/)
+    expect(extra.content[0].text).toMatch(/^Invalid arguments: `format` is not a known parameter/)
     expect(await spent(keyId)).toBe("0")
   })
 

@@ -42,7 +42,7 @@ describe("MCP ECCN, Country Chart and rule-change tools", () => {
     expect(unknown.result.isError).toBe(true)
     expect(unknown.result.content[0].text).toMatch(/ECCN 3A999/)
     const malformed = await callTool(server, "get_eccn", { eccn: "3A0011" })
-    expect(malformed.result.content[0].text).toMatch(/^Invalid arguments: eccn: /)
+    expect(malformed.result.content[0].text).toMatch(/^Invalid arguments: `eccn` must be an ECCN/)
   })
 
   it("lists get_eccn with an object output schema (its answer comes in two kinds)", async () => {

@@ -99,6 +99,6 @@ describe("MCP enforcement tools", () => {
     expect(missing.result.content[0].text).toMatch(/^Enforcement document not found: /)
     const malformed = await callTool(server, "get_enforcement_document", { id: "../etc/passwd" })
     expect(malformed.result.isError).toBe(true)
-    expect(malformed.result.content[0].text).toMatch(/^Invalid arguments: id: /)
+    expect(malformed.result.content[0].text).toMatch(/^Invalid arguments: `id` /)
   })
 })

@@ -200,19 +200,19 @@ describe("MCP check_party_enforcement", () => {
 
   it("rejects bad input with a clear tool error that does not echo the name", async () => {
     const cases: Array<[unknown, RegExp]> = [
-      [{ name: "" }, /name: must not be blank/],
-      [{ name: "   " }, /name: must not be blank/],
-      [{ name: "Secretive Partyname ".repeat(30) }, /name: must be at most 512 characters/],
-      [{ name: "Secretive\u0000Partyname" }, /name: must not contain control characters/],
-      [{ name: "Secretive\nPartyname" }, /name: must not contain control characters/],
-      [{}, /name: is missing/],
-      [{ name: 42 }, /name: must be given once, as text/],
-      [{ name: "Secretive Partyname", aliases: Array(6).fill("Other Partyname") }, /aliases: must list at most 5/],
-      [{ name: "Secretive Partyname", aliases: "Other Partyname" }, /aliases: must be a list of names/],
-      [{ name: "Secretive Partyname", aliases: [""] }, /aliases\.0: must not be blank/],
-      [{ name: "Secretive Partyname", limit: 100 }, /limit: must be an integer from 1 to 25/],
-      [{ name: "Secretive Partyname", country: "Germany" }, /country: must be ISO 3166-1 alpha-2/],
-      [{ name: "Secretive Partyname", extra: true }, /extra/],
+      [{ name: "" }, /`name` must not be blank/],
+      [{ name: "   " }, /`name` must not be blank/],
+      [{ name: "Secretive Partyname ".repeat(30) }, /`name` must be at most 512 characters/],
+      [{ name: "Secretive\u0000Partyname" }, /`name` must not contain control characters/],
+      [{ name: "Secretive\nPartyname" }, /`name` must not contain control characters/],
+      [{}, /`name` is required/],
+      [{ name: 42 }, /`name` must be given once, as text/],
+      [{ name: "Secretive Partyname", aliases: Array(6).fill("Other Partyname") }, /`aliases` must list at most 5/],
+      [{ name: "Secretive Partyname", aliases: "Other Partyname" }, /`aliases` must be a list of names/],
+      [{ name: "Secretive Partyname", aliases: [""] }, /`aliases\[0\]` must not be blank/],
+      [{ name: "Secretive Partyname", limit: 100 }, /`limit` must be an integer from 1 to 25/],
+      [{ name: "Secretive Partyname", country: "Germany" }, /`country` must be ISO 3166-1 alpha-2/],
+      [{ name: "Secretive Partyname", extra: true }, /`extra` is not a known parameter/],
       [{ name: "--- ..." }, /name \(has no letters or digits to compare\)/]
     ]
     for (const [args, message] of cases) {

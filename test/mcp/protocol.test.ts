@@ -18,7 +18,7 @@ describe("MCP transport and envelope", () => {
     expect(await response.json()).toEqual({
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32700, message: "Parse error: body is not JSON" }
+      error: { code: -32700, message: "Parse error: the body is not valid JSON" }
     })
   })
 

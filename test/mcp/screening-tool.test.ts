@@ -13,6 +13,7 @@ import { callTool } from "../support/mcp/McpTestApp.ts"
 import { principals } from "../support/Principals.ts"
 import { fixedRegulatoryStatus, fixtureText, suspendedAffiliatesRule } from "../support/ScreeningApp.ts"
 import { type RunningServer, startServer } from "../support/TestServer.ts"
+import { testStore } from "../support/TestStore.ts"
 
 /** search_csl and `GET /api/csl` over one fixture list: the tool answers what the endpoint answers. */
 describe("MCP search_csl", () => {
@@ -27,7 +28,7 @@ describe("MCP search_csl", () => {
     const catalog = Catalog.layer({ tools: productionTools, resources: productionResources })
     const overrides = Layer.mergeAll(Auth.layerFixed(principals), catalog.pipe(Layer.provideMerge(screening)))
     server = await startServer({
-      app: forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), "node test")
+      app: forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), "node test", testStore)
     })
   })
   afterAll(() => server.close())

@@ -35,7 +35,7 @@ describe("production MCP tools", () => {
     expect(bundle.result.structuredContent).toEqual(await (await server.get("/skills/svc-csl/bundle")).json())
     const unknown = await callTool(server, "get_skill", { name: "svc-nope" })
     expect(unknown.result.isError).toBe(true)
-    expect(unknown.result.content[0].text).toMatch(/^Invalid arguments: name: Expected "svc-classify"/)
+    expect(unknown.result.content[0].text).toMatch(/^Invalid arguments: `name` must be one of "svc-classify"/)
   })
 
   it("serves every skill file as a resource, main files first, read as REST serves them", async () => {

@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import { AppRoutes } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
 import { PublicServices } from "../../src/layers/Public.ts"
+import { testStore } from "./TestStore.ts"
 
 /**
  * The public app with some services replaced by other layers (for example the live service with a
@@ -14,5 +15,6 @@ export const appWith = (replacements: Layer.Layer<any, never, any>): Layer.Layer
       Layer.provide(replacements.pipe(Layer.provide(FetchHttpClient.layer))),
       Layer.provide(PublicServices)
     ),
-    `node ${process.version}`
+    `node ${process.version}`,
+    testStore
   )

@@ -9,6 +9,7 @@ import { forRuntime } from "../../src/layers/Main.ts"
 import { PublicApp, PublicServices } from "../../src/layers/Public.ts"
 import { Auth } from "../../src/services/Auth.ts"
 import { makeEmbedded } from "../../src/services/UserDirectory.ts"
+import { testStore } from "./TestStore.ts"
 
 export const newDataDir = () => mkdtemp(join(tmpdir(), "svc-accounts-"))
 
@@ -41,7 +42,8 @@ const PrincipalProbe = Layer.unwrapEffect(Effect.map(Auth, (auth) =>
 /** The public deployment plus the principal probe, sharing the deployment's own services. */
 export const publicAppWithProbe = forRuntime(
   Layer.mergeAll(PublicApp, PrincipalProbe.pipe(Layer.provide(PublicServices))),
-  "node test"
+  "node test",
+  testStore
 )
 
 export const pkcePair = () => {

@@ -6,6 +6,7 @@ import type { AppConfigShape } from "../../src/services/AppConfig.ts"
 import type { Auth } from "../../src/services/Auth.ts"
 import { type FixtureEcfr, fixtureEcfr } from "./EcfrFixtures.ts"
 import { type RunningServer, startServer } from "./TestServer.ts"
+import { testStore } from "./TestStore.ts"
 
 /**
  * The real Node server and app, with `EcfrSource` answering from the eCFR-format fixtures in memory
@@ -23,7 +24,8 @@ export const startRegulatoryDataServer = async (
     config: { rateLimitPerMinute: 0, ...options.config },
     app: forRuntime(
       AppRoutes.pipe(Layer.provide(options.auth ?? Layer.empty), Layer.provide(publicServicesOver(ecfr.layer))),
-      `node ${process.version}`
+      `node ${process.version}`,
+      testStore
     )
   })
   return Object.assign(server, { ecfr })

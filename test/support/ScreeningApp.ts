@@ -8,6 +8,7 @@ import { PublicServices } from "../../src/layers/Public.ts"
 import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import * as RegulatoryStatus from "../../src/services/RegulatoryStatus.ts"
 import type * as Screening from "../../src/services/Screening.ts"
+import { testStore } from "./TestStore.ts"
 
 export const fixtureText = readFileSync("test/fixtures/screening/consolidated.json", "utf8")
 
@@ -44,5 +45,6 @@ export const screeningApp = <R>(
         screening.pipe(Layer.provide(Layer.mergeAll(DataGeneration.layer, regulatory, FetchHttpClient.layer)))
       ))
     ),
-    "node test"
+    "node test",
+    testStore
   )

@@ -7,6 +7,7 @@ import * as NodeServer from "../../src/layers/NodeServer.ts"
 import type { AppConfigShape } from "../../src/services/AppConfig.ts"
 import * as AppConfig from "../../src/services/AppConfig.ts"
 import { freePort } from "./ports.ts"
+import { testStore } from "./TestStore.ts"
 
 export interface RunningServer {
   readonly url: string
@@ -42,7 +43,7 @@ export const startServer = async (options: {
   // as in the environment, AUTH_URL defaults to the public base URL
   const config = testConfig({ port, publicBaseUrl: base, authUrl: base, ...options.config })
   const scope = Effect.runSync(Scope.make())
-  const layer = NodeServer.serve(options.app ?? appLayer(`node ${process.version}`)).pipe(
+  const layer = NodeServer.serve(options.app ?? appLayer(`node ${process.version}`, testStore)).pipe(
     Layer.provide(AppConfig.layerWith(config))
   )
   await Effect.runPromise(Layer.buildWithScope(layer, scope) as Effect.Effect<unknown, unknown>)

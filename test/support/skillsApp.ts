@@ -6,6 +6,7 @@ import { PublicServices } from "../../src/layers/Public.ts"
 import type { AppConfig } from "../../src/services/AppConfig.ts"
 import type { DataGeneration } from "../../src/services/DataGeneration.ts"
 import type { SkillsMirror } from "../../src/services/SkillsMirror.ts"
+import { testStore } from "./TestStore.ts"
 
 /** The public app with another skills layer in place of the one `SKILLS_SOURCE` names. */
 export const appWithSkills = (
@@ -16,5 +17,6 @@ export const appWithSkills = (
       Layer.provide(skills.pipe(Layer.provide(FetchHttpClient.layer))),
       Layer.provide(PublicServices)
     ),
-    `node ${process.version}`
+    `node ${process.version}`,
+    testStore
   )

@@ -18,8 +18,8 @@ import {
   PayloadTooLarge,
   RenderBackendUnavailable
 } from "../../domain/Documents.ts"
+import { contracts } from "../../domain/documents/index.ts"
 import { InvalidRequest } from "../../domain/Problem.ts"
-import { contracts } from "../../render/contracts/index.ts"
 import type { Payer } from "../../services/DocumentPayers.ts"
 import { CachePolicy, Enterprise, IndexGroup } from "../Annotations.ts"
 

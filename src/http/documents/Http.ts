@@ -1,14 +1,15 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { DocumentLinkNotFound, MaxPayloadBytes } from "../../domain/Documents.ts"
-import { contractDocuments } from "../../render/contracts/index.ts"
+import { DocumentLinkNotFound, MaxPayloadBytes, PayloadTooLarge } from "../../domain/Documents.ts"
+import { contractDocuments } from "../../domain/documents/index.ts"
+import { InvalidRequest } from "../../domain/Problem.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
 import * as DocumentRendering from "../../services/DocumentRendering.ts"
 import { Renderer } from "../../services/Renderer.ts"
 import { Api } from "../Api.ts"
+import { readJson } from "../Body.ts"
 import { problemResponse } from "../middleware/Problems.ts"
 import { DocumentPayer } from "./Api.ts"
-import { readJsonBody } from "./Body.ts"
 
 /** The headers a PDF is delivered with, over `POST /pdf/{slug}` and a download link alike. */
 const pdfResponse = (bytes: Uint8Array, fileName: string, warnings: number, cacheControl: string) =>
@@ -30,7 +31,17 @@ export const DocumentsHttpLive = HttpApiBuilder.group(Api, "documents", (handler
         Effect.gen(function*() {
           const payer = yield* DocumentPayer
           const draft = urlParams.draft === "1" || urlParams.draft === "true"
-          const body = yield* readJsonBody(request, MaxPayloadBytes)
+          const body = yield* readJson(request, MaxPayloadBytes).pipe(
+            Effect.catchTags({
+              BodyTooLarge: ({ limitBytes }) =>
+                new PayloadTooLarge({ detail: `The payload exceeds ${limitBytes} bytes.`, limitBytes }),
+              MalformedBody: ({ reason }) =>
+                new InvalidRequest({
+                  detail: `The body ${reason}.`,
+                  invalidParams: [{ name: "body", in: "body", reason }]
+                })
+            })
+          )
           const { document } = yield* render({ slug: path.slug, body, draft, payer }, () => Effect.void)
           return pdfResponse(document.bytes, document.fileName, document.warnings.count, "no-store")
         }).pipe(

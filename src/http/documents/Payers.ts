@@ -1,9 +1,9 @@
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import { ApiKeyInactive, ApiKeyRequired } from "../../domain/Documents.ts"
 import type { Principal } from "../../domain/Principal.ts"
-import { Auth } from "../../services/Auth.ts"
 import { DocumentPayers } from "../../services/DocumentPayers.ts"
 import { planInfo } from "../../services/DocumentRendering.ts"
+import { requestPrincipal } from "../middleware/Principal.ts"
 import { DocumentsAuth } from "./Api.ts"
 
 /**
@@ -15,13 +15,13 @@ const documentsAuth = (admits: (principal: Principal) => boolean, detail: string
   Layer.effect(
     DocumentsAuth,
     Effect.gen(function*() {
-      const auth = yield* Auth
       const payers = yield* DocumentPayers
       const required = new ApiKeyRequired({ detail, plan: yield* planInfo })
       const inactive = new ApiKeyInactive({ detail: "This API key was deactivated." })
       return {
-        apiKey: (token) =>
-          Effect.flatMap(auth.authenticate(`Bearer ${Redacted.value(token)}`), (principal) =>
+        // the bearer was resolved once for the whole request; the token argument is that same bearer
+        apiKey: () =>
+          Effect.flatMap(requestPrincipal, (principal) =>
             admits(principal)
               ? Effect.catchTag(
                 payers.payerOf(principal),

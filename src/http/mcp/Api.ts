@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { McpDiscoveryDocument, McpServerCard, ProtectedResourceMetadata } from "../../domain/Mcp.ts"
 import { CachePolicy, IndexGroup } from "../Annotations.ts"
+import { PrincipalMiddleware } from "../middleware/Principal.ts"
 
 export const McpPath = "/mcp"
 export const DeprecatedMcpPath = "/mcp/pro"
@@ -16,6 +17,7 @@ export class McpGroup extends HttpApiGroup.make("mcp", { topLevel: true })
         "MCP discovery document: versions, headers, auth, tools (enterprise ones for authenticated callers), " +
           "regulatory status"
       )
+      .middleware(PrincipalMiddleware)
   )
   .add(
     HttpApiEndpoint.get("protectedResource", ProtectedResourceMetadataPath)

@@ -1,7 +1,7 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { McpDiscoveryDocument, McpServerCard, ProtectedResourceMetadata } from "../../domain/Mcp.ts"
-import { hasUsableCredential } from "../../domain/Principal.ts"
+import { CurrentPrincipal, hasUsableCredential } from "../../domain/Principal.ts"
 import { ServiceName } from "../../domain/Service.ts"
 import { McpCatalog } from "../../mcp/Catalog.ts"
 import * as Discovery from "../../mcp/Discovery.ts"
@@ -9,7 +9,6 @@ import { instructions, serverInfo } from "../../mcp/Methods.ts"
 import { SupportedVersions } from "../../mcp/Protocol.ts"
 import { AccessPolicy } from "../../services/AccessPolicy.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
-import { Auth } from "../../services/Auth.ts"
 import { RegulatoryStatus } from "../../services/RegulatoryStatus.ts"
 import { Api } from "../Api.ts"
 import { weakEtag } from "../middleware/Caching.ts"
@@ -29,7 +28,6 @@ export const McpHttpLive = HttpApiBuilder.group(Api, "mcp", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const catalog = yield* McpCatalog
-    const auth = yield* Auth
     const access = yield* AccessPolicy
     const status = yield* RegulatoryStatus
     const base = config.publicBaseUrl
@@ -59,8 +57,7 @@ export const McpHttpLive = HttpApiBuilder.group(Api, "mcp", (handlers) =>
     return handlers
       .handle("discovery", () =>
         Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const principal = yield* auth.authenticate(request.headers["authorization"])
+          const principal = yield* CurrentPrincipal
           const banner = yield* status.discovery
           const document = yield* Discovery.document(catalog, principal, urls, access.bearers, banner).pipe(
             Effect.orDie

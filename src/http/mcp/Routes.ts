@@ -1,10 +1,12 @@
-import { HttpIncomingMessage, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
+import type { BodyTooLarge, MalformedBody } from "../../domain/JsonBody.ts"
+import { CurrentPrincipal } from "../../domain/Principal.ts"
 import { McpCatalog } from "../../mcp/Catalog.ts"
-import { ErrorCode, RpcError } from "../../mcp/JsonRpc.ts"
+import { ErrorCode, RpcError, unparsable } from "../../mcp/JsonRpc.ts"
 import * as Server from "../../mcp/Server.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
-import { Auth } from "../../services/Auth.ts"
+import { readText } from "../Body.ts"
 import { rawRoute, type RouteDescriptor } from "../RouteCatalog.ts"
 import { DeprecatedMcpPath, McpPath, ProtectedResourceMetadataPath } from "./Api.ts"
 
@@ -57,17 +59,13 @@ const tooLarge = new RpcError(ErrorCode.InvalidRequest, `Request body exceeds ${
   connection: "close"
 })
 
-/** The platform reports an over-long body (without Content-Length) as a failed read naming `maxBytes`. */
-const unreadable = (cause: unknown) =>
-  String(cause).includes("maxBytes")
-    ? tooLarge
-    : new RpcError(ErrorCode.InvalidRequest, "Request body could not be read", 400)
+const unreadable = (error: BodyTooLarge | MalformedBody): Server.Reply =>
+  Server.failure(null, error._tag === "BodyTooLarge" ? tooLarge : unparsable(error))
 
 /** `POST /mcp` and its deprecated alias `POST /mcp/pro`. */
 export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   const catalog = yield* McpCatalog
-  const auth = yield* Auth
   const base = config.publicBaseUrl
   const options: Server.ServerOptions = {
     catalog,
@@ -77,24 +75,18 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const deprecation = { deprecation: "true", link: `<${base}${McpPath}>; rel="successor-version"` }
 
   const forbidden = new RpcError(ErrorCode.InvalidRequest, "Forbidden: Origin or Host is not allowed", 403)
-  const maxBodySize = Option.some(MaxBodyBytes)
 
   // plain combinators, not a generator: this runs on every MCP request
   const handle = (extraHeaders: Record<string, string>) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    Effect.flatMap(Effect.zip(HttpServerRequest.HttpServerRequest, CurrentPrincipal), ([request, principal]) => {
       const headers = request.headers
       if (rejectsOrigin(headers, allowedHosts)) {
         return Effect.succeed(json(Server.failure(null, forbidden), extraHeaders))
       }
-      if (Number(headers["content-length"] ?? 0) > MaxBodyBytes) {
-        return Effect.succeed(json(Server.failure(null, tooLarge), extraHeaders))
-      }
-      return request.text.pipe(
-        HttpIncomingMessage.withMaxBodySize(maxBodySize),
+      return readText(request, MaxBodyBytes).pipe(
         Effect.matchEffect({
-          onFailure: (error) => Effect.succeed(Server.failure(null, unreadable(error.cause))),
-          onSuccess: (body) =>
-            Server.handle(options, { body, headers, principal: auth.authenticate(headers["authorization"]) })
+          onFailure: (error) => Effect.succeed(unreadable(error)),
+          onSuccess: (body) => Server.handle(options, { body, headers, principal: Effect.succeed(principal) })
         }),
         Effect.map((reply) => json(reply, extraHeaders))
       )

@@ -1,8 +1,7 @@
 import type { HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
-import { hasUsableCredential } from "../../domain/Principal.ts"
+import { hasUsableCredential, type Principal } from "../../domain/Principal.ts"
 import { RateLimited } from "../../domain/Problem.ts"
-import type { AuthShape } from "../../services/Auth.ts"
 import type { RateLimitDecision, RateLimiterShape } from "../../services/RateLimiter.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
@@ -33,16 +32,16 @@ const headersOf = (decision: RateLimitDecision, windowSeconds: number): Record<s
 
 export interface LimitOptions {
   readonly trustProxy: boolean
-  /** Resolves a bearer: callers with a usable credential are not anonymous. */
-  readonly auth: AuthShape
+  /** The request's principal: callers with a usable credential are not anonymous. */
+  readonly principal: Principal
   /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
   readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
 }
 
 /**
  * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`. A limiter failure or an
- * unknown client address lets the request through: the limit fails open. Callers the Auth service
- * recognizes are not anonymous and are not counted (SPEC Authentication rule 4).
+ * unknown client address lets the request through: the limit fails open. Callers with a usable
+ * credential are not anonymous and are not counted (SPEC Authentication rule 4).
  */
 export const withRateLimit = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
@@ -50,16 +49,7 @@ export const withRateLimit = <E, R>(
   limiter: RateLimiterShape,
   options: LimitOptions
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
-  if (limiter.limit === 0 || !limitedPath(info.routedPath)) return app
-  const authorization = info.request.headers["authorization"]
-  if (authorization !== undefined) {
-    return options.auth.authenticate(authorization).pipe(
-      Effect.map(hasUsableCredential),
-      // a credential that cannot be checked counts as anonymous; nothing about it is logged
-      Effect.catchAllCause(() => Effect.as(Effect.logWarning("credential check for the rate limit failed"), false)),
-      Effect.flatMap((usable) => usable ? app : limitAnonymous(app, info, limiter, options))
-    )
-  }
+  if (limiter.limit === 0 || !limitedPath(info.routedPath) || hasUsableCredential(options.principal)) return app
   return limitAnonymous(app, info, limiter, options)
 }
 

@@ -52,8 +52,9 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
     (reason: "Transport" | "Decode", description: string) => (cause: unknown): HttpServerError.RequestError =>
       new HttpServerError.RequestError({ request: this, reason, description, cause })
 
+  /** A copy of the body in its own buffer (a Node Buffer's `slice` is a view into a shared pool). */
   get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpServerError.RequestError> {
-    return Effect.map(this.bytes, (bytes) => bytes.slice().buffer as ArrayBuffer)
+    return Effect.map(this.bytes, (bytes) => new Uint8Array(bytes).buffer)
   }
 
   /** The body, read once and bounded by the `MaxBodySize` in effect. */

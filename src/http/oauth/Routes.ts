@@ -1,9 +1,11 @@
 import type { HttpServerRequest } from "@effect/platform"
-import { HttpIncomingMessage, HttpLayerRouter, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer, Option, Schema } from "effect"
-import { AuthorizationServerMetadata, OAuthPaths } from "../../domain/OAuth.ts"
+import { HttpLayerRouter, HttpServerResponse } from "@effect/platform"
+import { Effect, Layer, Schema } from "effect"
+import type { BodyTooLarge, MalformedBody } from "../../domain/JsonBody.ts"
+import { AuthorizationServerMetadata, type OAuthErrorCode, OAuthPaths } from "../../domain/OAuth.ts"
 import type { OAuthFailure } from "../../services/oauth/OAuthFailure.ts"
 import { OAuthServer } from "../../services/OAuthServer.ts"
+import { readJson, readText } from "../Body.ts"
 import { weakEtag } from "../middleware/Caching.ts"
 import { rawRoute, type RouteDescriptor } from "../RouteCatalog.ts"
 import { consentPage, errorPage } from "./ConsentPage.ts"
@@ -74,25 +76,36 @@ const html = (body: string, status = 200) =>
 const redirect = (location: string, status: 302 | 303) =>
   HttpServerResponse.empty({ status, headers: { location, ...noStore, "referrer-policy": "no-referrer" } })
 
+/** The unread rest of an oversized body stays on the socket, so the connection is closed after the answer. */
 const tooLarge = json(
   { error: "invalid_request", error_description: `the body is larger than ${maxBodyBytes} bytes` },
-  413
+  413,
+  { connection: "close" }
 )
 
-/** The request body as text, refused past 16 KiB whatever the runtime's own limits. */
-const boundedBody = <A>(
-  request: HttpServerRequest.HttpServerRequest,
-  use: (text: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, A>
-) => {
-  if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return Effect.succeed(tooLarge)
-  return request.text.pipe(
-    HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+/** A bounded body (16 KiB) handed to `use`, or the RFC 6749 error for one that is too large or unreadable. */
+const withBody = <A, R>(
+  read: Effect.Effect<A, BodyTooLarge | MalformedBody, R>,
+  malformed: OAuthErrorCode,
+  use: (body: A) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+) =>
+  read.pipe(
     Effect.matchEffect({
-      onFailure: () => Effect.succeed(tooLarge),
-      onSuccess: (text) => text.length > maxBodyBytes ? Effect.succeed(tooLarge) : use(text)
+      onFailure: (error) =>
+        Effect.succeed(
+          error._tag === "BodyTooLarge"
+            ? tooLarge
+            : json({ error: malformed, error_description: `the body ${error.reason}` }, 400)
+        ),
+      onSuccess: use
     })
   )
-}
+
+/** A bounded form body (see `withBody`) as parameters. */
+const withForm = <R>(
+  request: HttpServerRequest.HttpServerRequest,
+  use: (form: URLSearchParams) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+) => withBody(readText(request, maxBodyBytes), "invalid_request", (text) => use(new URLSearchParams(text)))
 
 const isForm = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers["content-type"]?.toLowerCase().startsWith("application/x-www-form-urlencoded") === true
@@ -131,19 +144,10 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   )
 
   const register = (request: HttpServerRequest.HttpServerRequest) =>
-    boundedBody(request, (text) => {
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        return Effect.succeed(
-          json({ error: "invalid_client_metadata", error_description: "the body is not JSON" }, 400)
-        )
-      }
-      return server.register(body).pipe(
+    withBody(readJson(request, maxBodyBytes), "invalid_client_metadata", (body) =>
+      server.register(body).pipe(
         Effect.match({ onFailure: oauthError, onSuccess: (client) => json(client, 201) })
-      )
-    })
+      ))
 
   const authorizePage = (request: HttpServerRequest.HttpServerRequest) =>
     server.beginAuthorization(queryOf(request.url)).pipe(
@@ -156,9 +160,8 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
 
   const authorizeDecision = (request: HttpServerRequest.HttpServerRequest) =>
     isForm(request)
-      ? boundedBody(request, (text) => {
-        const form = new URLSearchParams(text)
-        return server.completeAuthorization({
+      ? withForm(request, (form) =>
+        server.completeAuthorization({
           handle: form.get("handle") ?? "",
           email: form.get("email") ?? "",
           password: form.get("password") ?? "",
@@ -172,14 +175,13 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
             case "Expired":
               return html(errorPage("This sign-in request has expired or was already answered."), 400)
           }
-        }))
-      })
+        })))
       : Effect.succeed(html(errorPage("The sign-in form was not submitted as a form."), 400))
 
   const token = (request: HttpServerRequest.HttpServerRequest) =>
     isForm(request)
-      ? boundedBody(request, (text) =>
-        server.token(new URLSearchParams(text), {
+      ? withForm(request, (form) =>
+        server.token(form, {
           authorization: request.headers["authorization"],
           userAgent: request.headers["user-agent"]
         }).pipe(Effect.match({ onFailure: oauthError, onSuccess: (tokens) => json(tokens) })))
@@ -187,8 +189,8 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
 
   const revoke = (request: HttpServerRequest.HttpServerRequest) =>
     isForm(request)
-      ? boundedBody(request, (text) =>
-        server.revoke(new URLSearchParams(text), request.headers["authorization"]).pipe(
+      ? withForm(request, (form) =>
+        server.revoke(form, request.headers["authorization"]).pipe(
           Effect.match({ onFailure: oauthError, onSuccess: () => json({}) })
         ))
       : Effect.succeed(formRequired)

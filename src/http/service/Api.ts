@@ -4,6 +4,7 @@ import { NotFound } from "../../domain/Problem.ts"
 import { ReadinessReport } from "../../domain/Readiness.ts"
 import { Health, ProblemTypeInfo, ServiceIndex } from "../../domain/Service.ts"
 import { CachePolicy, IndexGroup } from "../Annotations.ts"
+import { PrincipalMiddleware } from "../middleware/Principal.ts"
 
 export class ServiceGroup extends HttpApiGroup.make("service", { topLevel: true })
   .add(
@@ -35,6 +36,7 @@ export class ServiceGroup extends HttpApiGroup.make("service", { topLevel: true 
     HttpApiEndpoint.get("openapi", "/openapi.json")
       .addSuccess(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
       .annotate(OpenApi.Summary, "OpenAPI 3.1 document of the REST endpoints visible to the caller")
+      .middleware(PrincipalMiddleware)
   )
   .add(
     HttpApiEndpoint.get("problemType", "/problems/:slug")

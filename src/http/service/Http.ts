@@ -1,11 +1,10 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
 import { Clock, Effect } from "effect"
-import { hasUsableCredential } from "../../domain/Principal.ts"
+import { CurrentPrincipal, hasUsableCredential } from "../../domain/Principal.ts"
 import { NotFound } from "../../domain/Problem.ts"
 import { ServiceName, ServiceVersion, supportedParts } from "../../domain/Service.ts"
 import { AccessPolicy } from "../../services/AccessPolicy.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
-import { Auth } from "../../services/Auth.ts"
 import { EcfrReachability } from "../../services/EcfrReachability.ts"
 import { Readiness } from "../../services/Readiness.ts"
 import { RuntimeInfo } from "../../services/RuntimeInfo.ts"
@@ -34,7 +33,6 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
     const access = yield* AccessPolicy
     const base = config.publicBaseUrl
     const withServer = (spec: OpenApi.OpenAPISpec) => ({ ...spec, servers: [{ url: base }] })
-    const auth = yield* Auth
     // the document depends on the caller's credentials: shared caches keep them apart
     const publicDocument = prebuiltJson(withServer(OpenApi.fromApi(PublicApi)), { vary: "authorization" })
     const fullDocument = prebuiltJson(withServer(OpenApi.fromApi(Api)), {
@@ -82,9 +80,9 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
             headers: { "cache-control": "no-store" }
           })))
       .handle("openapi", () =>
-        HttpServerRequest.HttpServerRequest.pipe(
-          Effect.flatMap((request) => auth.authenticate(request.headers["authorization"])),
-          Effect.map((principal) => (hasUsableCredential(principal) ? fullDocument() : publicDocument()))
+        Effect.map(
+          CurrentPrincipal,
+          (principal) => (hasUsableCredential(principal) ? fullDocument() : publicDocument())
         ))
       .handle("problemType", ({ path }) => {
         const type = problemTypes.get(path.slug)

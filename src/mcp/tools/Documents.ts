@@ -13,7 +13,7 @@ import {
   PayloadTooLarge,
   type PlanInfo
 } from "../../domain/Documents.ts"
-import { contractDocuments, contracts } from "../../render/contracts/index.ts"
+import { contractDocuments, contracts } from "../../domain/documents/index.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
 import { DocumentPayers, type NoPayer } from "../../services/DocumentPayers.ts"

@@ -1,4 +1,4 @@
-import type { Tone } from "../contracts/Fields.ts"
+import type { Tone } from "../../domain/documents/Fields.ts"
 import { Colors, ToneColors } from "../pdf/Theme.ts"
 import { h, type Node, rasterize } from "./Raster.ts"
 

@@ -1,4 +1,4 @@
-import type { Tone } from "../contracts/Fields.ts"
+import type { Tone } from "../../domain/documents/Fields.ts"
 import type { Run, TableRow } from "../Html.ts"
 import { Colors, Page, Type } from "./Theme.ts"
 import type { Writer } from "./Writer.ts"

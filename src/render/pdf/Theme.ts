@@ -1,4 +1,4 @@
-import type { Tone } from "../contracts/Fields.ts"
+import type { Tone } from "../../domain/documents/Fields.ts"
 
 /** Colours, sizes and page geometry of every document (points; US Letter). */
 export const Page = { width: 612, height: 792, marginX: 60, top: 78, bottom: 70 } as const

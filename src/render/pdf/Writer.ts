@@ -1,5 +1,5 @@
 import PDFDocument from "pdfkit"
-import type { Tone } from "../contracts/Fields.ts"
+import type { Tone } from "../../domain/documents/Fields.ts"
 import type { Picture } from "../graphics/Graphics.ts"
 import type { Block, Run } from "../Html.ts"
 import { type FontName, fonts } from "./Fonts.ts"

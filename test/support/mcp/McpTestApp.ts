@@ -6,6 +6,7 @@ import * as Catalog from "../../../src/mcp/Catalog.ts"
 import * as Auth from "../../../src/services/Auth.ts"
 import { bearers, principals } from "../Principals.ts"
 import { type RunningServer, startServer } from "../TestServer.ts"
+import { testStore } from "../TestStore.ts"
 import { fixtureTools, GlossaryLive, glossaryResources } from "./FixtureTools.ts"
 
 export interface FixtureAppOptions {
@@ -24,12 +25,16 @@ export const fixtureApp = (options: FixtureAppOptions = {}) => {
     }).pipe(Layer.provide(GlossaryLive)),
     options.auth ?? Auth.layerFixed(principals)
   )
-  return forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), `node ${process.version}`)
+  return forRuntime(
+    AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)),
+    `node ${process.version}`,
+    testStore
+  )
 }
 
 /** The production app (real catalogue and services) with the fixed bearer principals or another Auth. */
 export const productionApp = (auth: Layer.Layer<Auth.Auth> = Auth.layerFixed(principals)) =>
-  forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(PublicServices)), `node ${process.version}`)
+  forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(PublicServices)), `node ${process.version}`, testStore)
 
 /** `tools/call` on 2026-07-28 with an active API key; answers the JSON-RPC response body. */
 export const callTool = async (server: RunningServer, name: string, args: unknown): Promise<any> => {

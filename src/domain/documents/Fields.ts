@@ -6,7 +6,7 @@ import { Schema } from "effect"
  * payload validation, the OpenAPI/MCP schemas, the contract document and the rendered sections
  * all derive from one declaration per key.
  */
-export const FieldMetaId: unique symbol = Symbol.for("app/render/FieldMeta")
+export const FieldMetaId: unique symbol = Symbol.for("app/domain/FieldMeta")
 
 export type Tone = "good" | "caution" | "warning" | "danger" | "neutral"
 

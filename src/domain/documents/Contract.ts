@@ -1,6 +1,6 @@
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
-import type { DocumentContract, DocumentSlug } from "../../domain/Documents.ts"
-import type { InvalidParameterIssue } from "../../domain/Problem.ts"
+import type { DocumentContract, DocumentSlug } from "../Documents.ts"
+import type { InvalidParameterIssue } from "../Problem.ts"
 import { type FieldMeta, FieldMetaId, fieldSchema, type FieldSpec } from "./Fields.ts"
 
 /** Graphics the layout engine can draw for a section (see `src/render/graphics/`). */

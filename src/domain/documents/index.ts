@@ -1,4 +1,4 @@
-import type { DocumentContract, DocumentSlug } from "../../domain/Documents.ts"
+import type { DocumentContract, DocumentSlug } from "../Documents.ts"
 import { Classification } from "./Classification.ts"
 import { type Contract, contractDocument } from "./Contract.ts"
 import { EmcpManual } from "./EmcpManual.ts"

@@ -1,0 +1,42 @@
+import type * as Migrator from "@effect/sql/Migrator"
+import type { SqlClient } from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Layer, Option } from "effect"
+import { join } from "node:path"
+import { AppConfig, type AppConfigShape } from "../services/AppConfig.ts"
+import * as Migrations from "../services/store/Migrations.ts"
+import * as Pglite from "../services/store/Pglite.ts"
+import * as Postgres from "../services/store/Postgres.ts"
+import * as StoreHealth from "../services/store/StoreHealth.ts"
+
+/** A migrated SQL store with its health probe, as the app is given it. */
+export type StoreLayer = Layer.Layer<
+  SqlClient | StoreHealth.StoreHealth,
+  SqlError | Migrator.MigrationError,
+  AppConfig
+>
+
+/** Where the embedded database lives: `DATA_DIR/db`. */
+export const embeddedDirectory = (dataDir: string): string => join(dataDir, "db")
+
+/** An engine with its health probe, migrated before anything else can use it. */
+export const migrated = <E, R>(
+  engine: Layer.Layer<SqlClient, E, R>,
+  name: StoreHealth.StoreHealthReport["engine"]
+) => Layer.mergeAll(Migrations.layer, StoreHealth.layer(name)).pipe(Layer.provideMerge(engine))
+
+/**
+ * The SQL engine the configuration names, the only place the engines are told apart: PostgreSQL at
+ * `DATABASE_URL` (several instances share it), else the embedded database in `DATA_DIR/db`.
+ */
+export const engine = (config: AppConfigShape) =>
+  Option.match(config.database.url, {
+    onNone: () => ({ name: "embedded" as const, layer: Pglite.layer({ dataDir: embeddedDirectory(config.dataDir) }) }),
+    onSome: (url) => ({ name: "postgresql" as const, layer: Postgres.layer(url, config.database) })
+  })
+
+/** The deployment's SQL store: the configured engine, migrated at start. */
+export const fromConfig: StoreLayer = Layer.unwrapEffect(Effect.map(AppConfig, (config) => {
+  const { layer, name } = engine(config)
+  return migrated(layer, name)
+}))

@@ -1,0 +1,83 @@
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { SqlError } from "@effect/sql/SqlError"
+import { PGlite, type Results } from "@electric-sql/pglite"
+import { Effect, Layer, type Scope, Stream } from "effect"
+import { lockDirectory } from "./DirectoryLock.ts"
+import { sqlNames } from "./SqlNames.ts"
+
+export interface PgliteOptions {
+  /** A directory the database persists in; absent → in memory (tests). */
+  readonly dataDir?: string
+  /** A new database starts as a copy of this dump (`dumpDataDir`) instead of running initdb (tests). */
+  readonly template?: Blob
+}
+
+const failure = (message: string) => (cause: unknown) => new SqlError({ cause, message })
+
+/**
+ * An Effect 3 `SqlClient` over PGlite: PostgreSQL compiled to WASM, in this process. Statements
+ * compile with the PostgreSQL compiler of `@effect/sql-pg`, so the same queries run here and on a
+ * PostgreSQL server. PGlite is one connection: every statement holds a single permit for its
+ * duration, and a transaction holds it for its whole scope, so statements of other fibers wait
+ * instead of landing inside someone else's transaction.
+ */
+export const make = (
+  options: PgliteOptions
+): Effect.Effect<SqlClient.SqlClient, SqlError, Reactivity.Reactivity | Scope.Scope> =>
+  Effect.gen(function*() {
+    if (options.dataDir !== undefined) yield* lockDirectory(options.dataDir)
+    const db = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () =>
+          PGlite.create({
+            ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+            ...(options.template === undefined ? {} : { loadDataDir: options.template })
+          }),
+        catch: failure(
+          `cannot open the embedded database${options.dataDir === undefined ? "" : ` in ${options.dataDir}`}`
+        )
+      }),
+      (db) => Effect.promise(() => db.close())
+    )
+    const permit = yield* Effect.makeSemaphore(1)
+    const run = <A>(query: () => Promise<A>) =>
+      Effect.tryPromise({ try: query, catch: failure("Failed to execute statement") })
+
+    const rowsOf = (results: Results<unknown>) => results.rows as ReadonlyArray<any>
+    const connection: Connection = {
+      execute: (sql, params, transformRows) =>
+        run(() => db.query(sql, params as Array<unknown>)).pipe(
+          Effect.map((results) => transformRows ? transformRows(rowsOf(results)) : rowsOf(results))
+        ),
+      executeRaw: (sql, params) => run(() => db.query(sql, params as Array<unknown>)),
+      executeValues: (sql, params) =>
+        run(() => db.query(sql, params as Array<unknown>, { rowMode: "array" })).pipe(
+          Effect.map((results) => results.rows as ReadonlyArray<ReadonlyArray<unknown>>)
+        ),
+      // without parameters a script may hold several statements (migrations, BEGIN/COMMIT)
+      executeUnprepared: (sql, params, transformRows) =>
+        params.length > 0
+          ? connection.execute(sql, params, transformRows)
+          : run(() => db.exec(sql)).pipe(Effect.map((all) => {
+            const rows = all.length === 0 ? [] : rowsOf(all[all.length - 1]!)
+            return transformRows ? transformRows(rows) : rows
+          })),
+      // PGlite answers a query whole; a stream is that answer in order
+      executeStream: (sql, params, transformRows) =>
+        Stream.fromIterableEffect(connection.execute(sql, params, transformRows))
+    }
+    const acquirer = Effect.as(Effect.acquireRelease(permit.take(1), () => permit.release(1)), connection)
+
+    return yield* SqlClient.make({
+      acquirer,
+      transactionAcquirer: acquirer,
+      compiler: sqlNames.compiler,
+      transformRows: sqlNames.transformRows,
+      spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", "pglite"]]
+    })
+  })
+
+export const layer = (options: PgliteOptions): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+  Layer.scoped(SqlClient.SqlClient, make(options)).pipe(Layer.provide(Reactivity.layer))

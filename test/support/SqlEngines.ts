@@ -1,0 +1,106 @@
+import { SqlClient } from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import { layer as layerSuite, type Vitest } from "@effect/vitest"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
+import pg from "pg"
+import { inject } from "vitest"
+import { migrated } from "../../src/layers/Store.ts"
+import type { DatabaseConfig } from "../../src/services/AppConfig.ts"
+import * as Pglite from "../../src/services/store/Pglite.ts"
+import * as Postgres from "../../src/services/store/Postgres.ts"
+import type { StoreHealth } from "../../src/services/store/StoreHealth.ts"
+
+/** The PostgreSQL server tests create their databases on (trust auth on the development machines). */
+export const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+export const databaseConfig = (url: string): DatabaseConfig => ({
+  url: Option.some(Redacted.make(url)),
+  poolSize: 5,
+  statementTimeoutMillis: 10_000,
+  connectTimeoutMillis: 5_000,
+  ssl: Option.none(),
+  sslCaFile: Option.none()
+})
+
+const admin = async <A>(f: (client: pg.Client) => Promise<A>): Promise<A> => {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    return await f(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * A database of its own on the test server, dropped (with whatever connections are left) when
+ * the scope closes. Yields its URL.
+ */
+export const scratchDatabase = Effect.acquireRelease(
+  Effect.tryPromise({
+    try: async () => {
+      const name = `ecds_t_${randomBytes(6).toString("hex")}`
+      await admin((client) => client.query(`CREATE DATABASE ${name}`))
+      const url = new URL(adminUrl)
+      url.pathname = `/${name}`
+      return { name, url: url.href }
+    },
+    catch: (cause) => new SqlError({ cause, message: `cannot create a test database on ${adminUrl}` })
+  }),
+  ({ name }) => Effect.promise(() => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)))
+)
+
+/** PostgreSQL: a scratch database, dropped at the end. */
+export const postgresEngine: Layer.Layer<SqlClient, SqlError> = Layer.unwrapScoped(
+  Effect.map(scratchDatabase, ({ url }) => Postgres.layer(Redacted.make(url), databaseConfig(url)))
+)
+
+/** The dump the global setup made, so an embedded database starts without initdb. */
+export const pgliteTemplate = (): Blob | undefined => {
+  const path = inject("pgliteTemplate")
+  return path === undefined ? undefined : new Blob([readFileSync(path)])
+}
+
+/** PGlite in memory. */
+export const embeddedEngine: Layer.Layer<SqlClient, SqlError> = Layer.suspend(() => {
+  const template = pgliteTemplate()
+  return Pglite.layer(template === undefined ? {} : { template })
+})
+
+export interface Engine {
+  readonly name: "embedded" | "postgresql"
+  /** A fresh, empty database on this engine. */
+  readonly empty: Layer.Layer<SqlClient, SqlError>
+  /** A fresh database with every migration applied, and its health probe. */
+  readonly store: Layer.Layer<SqlClient | StoreHealth, unknown>
+}
+
+export const engines: ReadonlyArray<Engine> = [
+  { name: "embedded", empty: embeddedEngine, store: migrated(embeddedEngine, "embedded") },
+  { name: "postgresql", empty: postgresEngine, store: migrated(postgresEngine, "postgresql") }
+]
+
+/**
+ * The repository contract harness: runs the same suite once per engine, each on a migrated database
+ * of its own shared by the suite's tests. `extra` adds the layers under test on top of the store.
+ * Tests run on the live clock: services take their clock as an option where a test needs to move it.
+ */
+export const forEachEngine = <A>(
+  title: string,
+  suite: (it: Vitest.MethodsNonLive<A | SqlClient | StoreHealth, true>, engine: Engine["name"]) => void,
+  extra: Layer.Layer<A, unknown, SqlClient> = Layer.empty as Layer.Layer<A>
+): void => {
+  for (const engine of engines) {
+    layerSuite(extra.pipe(Layer.provideMerge(engine.store)), { timeout: 120_000, excludeTestServices: true })(
+      `${title} (${engine.name})`,
+      (it) => suite(it, engine.name)
+    )
+  }
+}
+
+/** Runs a statement on the test server outside any test layer (cleanup, inspection). */
+export const onServer = <A>(f: (client: pg.Client) => Promise<A>) => Effect.promise(() => admin(f))
+
+export { SqlClient }
