@@ -42,6 +42,7 @@ describe("ecds command line", () => {
         "accounts users add",
         "accounts clients revoke",
         "enforcement import",
+        "migrate",
         "render-backend"
       ]))
       for (const line of lines) {
@@ -59,7 +60,7 @@ describe("ecds command line", () => {
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
         [
           ["launch"],
-          "ecds: unknown command \"launch\"; one of serve, mcp, sync, keys, accounts, enforcement, render-backend"
+          "ecds: unknown command \"launch\"; one of serve, mcp, sync, keys, accounts, enforcement, migrate, render-backend"
         ],
         [["keys"], "ecds keys: missing <command>; one of create, list, deactivate, activate, credit, usage"],
         [["keys", "create", "--credits", "lots"], "ecds keys create: --credits must be an integer (got \"lots\")"],
