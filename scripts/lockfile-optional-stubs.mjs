@@ -15,10 +15,12 @@ const packages = lock.packages
 const platformOf = (name, version) => {
   const json = execFileSync("npm", ["view", `${name}@${version}`, "os", "cpu", "libc", "--json"], { encoding: "utf8" })
   const fields = json.trim() === "" ? {} : JSON.parse(json)
-  return Object.fromEntries(["os", "cpu", "libc"].filter((key) => fields[key] !== undefined).map((key) => [
-    key,
-    [fields[key]].flat()
-  ]))
+  return Object.fromEntries(
+    ["os", "cpu", "libc"].filter((key) => fields[key] !== undefined).map((key) => [
+      key,
+      [fields[key]].flat()
+    ])
+  )
 }
 
 let added = 0

@@ -102,7 +102,8 @@ export const makeStore = (dataDir: string) => {
   const listPath = join(dir, "consolidated.json")
   const etagPath = join(dir, "consolidated.etag")
   const originPath = join(dir, "consolidated.source")
-  const readOptional = (path: string) => readFile(path, "utf8").then((value) => value.trim() || undefined, () => undefined)
+  const readOptional = (path: string) =>
+    readFile(path, "utf8").then((value) => value.trim() || undefined, () => undefined)
   return {
     /** The copy a source may use: none when the copy on disk came from another source (or an unknown one). */
     read: (origin: string) =>
