@@ -56,6 +56,8 @@ describe("operator CLI next to a running server", () => {
   })
   afterAll(() => server.close())
 
+  /** Each CLI run starts a Node process with tsx: seconds of CPU on a busy machine. */
+  const cliBudget = 240_000
   const cli = (...args: Array<string>) =>
     run("node_modules/.bin/tsx", ["src/cli.ts", "accounts", ...args], { env: { ...process.env, DATA_DIR: dataDir } })
 
@@ -83,7 +85,7 @@ describe("operator CLI next to a running server", () => {
     await cli("clients", "revoke", clientId)
     await eventually(async () => (await principalOf(server.url, tokens.access_token))._tag === "Anonymous")
     expect((await cli("clients", "list")).stdout).toContain("revoked")
-  })
+  }, cliBudget)
 
   it("exits 2 naming the argument on bad usage, 1 when what it names does not exist", async () => {
     await expect(cli("users", "set-tier", freeUser.email, "gold")).rejects.toMatchObject({
@@ -98,5 +100,5 @@ describe("operator CLI next to a running server", () => {
       code: 1,
       stderr: expect.stringContaining("error: no client svc_client_nope")
     })
-  })
+  }, cliBudget)
 })

@@ -87,7 +87,7 @@ describe("ecds mcp: the stdio transport with the official SDK clients", () => {
       env: offlineEnv({ ECDS_API_KEY: "svc_live_notarealkey" }),
       input: "",
       encoding: "utf8",
-      timeout: 60_000
+      timeout: 150_000
     })
     expect(run.status).toBe(1)
     expect(run.stdout).toBe("")

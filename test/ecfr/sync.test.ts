@@ -85,7 +85,7 @@ describe("ecds sync", () => {
     expect(run.stdout).toContain("part 740: updated (eCFR issue 2026-11-18)")
     expect(run.stdout).toContain("part 121: updated (eCFR issue 2026-11-10)")
     expect(run.stdout).toContain("2 of 2 parts stored")
-  })
+  }, 180_000)
 
   it("exits 1 naming each part that could not be stored", () => {
     const run = ecds(["--from", ecfrFixtures, "--parts", "740,774"], { DATA_DIR: tempDataDir() })
@@ -93,7 +93,7 @@ describe("ecds sync", () => {
     expect(run.stdout).toMatch(/^part 774: failed \(title-15\/\S+ is missing\)$/m)
     expect(run.stdout).toContain("1 of 2 parts stored")
     expect(run.stderr).toContain("error: 1 part(s) could not be stored")
-  })
+  }, 180_000)
 
   it("refuses a missing directory once, and unsupported parts with the valid ones", () => {
     const missing = ecds(["--from", "/nonexistent"], { DATA_DIR: tempDataDir() })
@@ -105,7 +105,7 @@ describe("ecds sync", () => {
       "ecds sync: --parts must list supported parts (121, 732, 734, 738, 740, 742, 744, 746, 748, 762, 772, 774); " +
         "not supported: 999"
     )
-  })
+  }, 180_000)
 
   it("offers the same saved responses as an in-memory EcfrSource layer for fixtures", async () => {
     const layer = Ecfr.layerFromDirectory(ecfrFixtures).pipe(
