@@ -1,11 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
-import { Layer } from "effect"
-import { appLayer } from "./layers/Main.ts"
-import * as NodeServer from "./layers/NodeServer.ts"
-import * as AppConfig from "./services/AppConfig.ts"
+import { runCli } from "./cli/Program.ts"
 
-NodeServer.serve(appLayer(`node ${process.version}`)).pipe(
-  Layer.provide(AppConfig.layer),
-  Layer.launch,
-  NodeRuntime.runMain({ disablePrettyLogger: true })
-)
+// The Node entry: `ecds serve` (checks the configuration, then serves the configured deployment).
+runCli(["serve"])

@@ -22,7 +22,7 @@ const partyNames = [
 ]
 
 const runImport = (dataDir: string, args: ReadonlyArray<string>) =>
-  spawnSync(process.execPath, ["--import", "tsx", "scripts/enforcement.ts", ...args], {
+  spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "enforcement", ...args], {
     cwd: repoRoot,
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: "utf8",

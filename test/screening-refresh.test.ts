@@ -94,7 +94,7 @@ describe("live screening list", () => {
 const controllable = (initial: string) => {
   let next: () => Effect.Effect<ListSource.Fetched, ListSource.ListSourceError> = () =>
     Effect.succeed({ _tag: "Fetched", text: initial, etag: undefined })
-  const source: ListSource.ListSource = { kind: "url", fetch: () => next() }
+  const source: ListSource.ListSource = { kind: "url", origin: "https://lists.example/csl.json", fetch: () => next() }
   const serve = (text: string) => {
     next = () => Effect.succeed({ _tag: "Fetched", text, etag: undefined })
   }
@@ -179,6 +179,7 @@ describe("refresh", () => {
       let calls = 0
       const source: ListSource.ListSource = {
         kind: "url",
+        origin: "https://lists.example/csl.json",
         fetch: (etag) =>
           Effect.sync((): ListSource.Fetched => {
             calls++
@@ -213,4 +214,39 @@ describe("real list (skipped when ../shared/data is absent)", () => {
           expect(huawei.total).toBeGreaterThan(0)
         }))
     }).pipe(Effect.runPromise), 120_000)
+})
+
+describe("the stored copy remembers its source", () => {
+  const sourceOf = (origin: string, text: string | undefined): ListSource.ListSource => ({
+    kind: "url",
+    origin,
+    fetch: () =>
+      text === undefined
+        ? Effect.fail(new ListSource.ListSourceError({ reason: "unreachable" }))
+        : Effect.succeed({ _tag: "Fetched", text, etag: undefined })
+  })
+  const serviceOver = (source: ListSource.ListSource, dataDir: string) =>
+    Screening.make({ source, store: ListSource.makeStore(dataDir) }).pipe(
+      Effect.provide(Layer.mergeAll(
+        Layer.succeed(DataGeneration.DataGeneration, DataGeneration.make()),
+        fixedRegulatoryStatus(suspendedAffiliatesRule)
+      ))
+    )
+  const loaded = (service: Screening.ScreeningShape) =>
+    service.search({ name: "KARIMOV" }).pipe(Effect.match({ onFailure: () => false, onSuccess: () => true }))
+
+  it.effect("a restart with another source never screens against the copy the first one kept", () =>
+    Effect.gen(function*() {
+      const dataDir = mkdtempSync(join(tmpdir(), "ecds-csl-"))
+      const test = yield* serviceOver(sourceOf("file:/tmp/test-list.json", fixtureText), dataDir)
+      expect(yield* test.service.refresh).toBe("updated")
+
+      const other = yield* serviceOver(sourceOf("https://data.trade.gov/consolidated.json", undefined), dataDir)
+      yield* other.restore
+      expect(yield* loaded(other.service)).toBe(false)
+
+      const same = yield* serviceOver(sourceOf("file:/tmp/test-list.json", undefined), dataDir)
+      yield* same.restore
+      expect(yield* loaded(same.service)).toBe(true)
+    }))
 })

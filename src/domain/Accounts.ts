@@ -8,6 +8,14 @@ import { Tier } from "./Principal.ts"
  * Times are milliseconds since the epoch.
  */
 
+/** A sign-in name: one `@`, a dotted domain, no spaces, at most 254 characters (RFC 5321's path limit). */
+export const EmailAddress = Schema.String.pipe(
+  Schema.maxLength(254),
+  Schema.pattern(/^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/, {
+    message: () => "must be an e-mail address such as ada@example.com"
+  })
+)
+
 export const User = Schema.Struct({
   id: Schema.String,
   email: Schema.String.annotations({ description: "Lower-cased sign-in name" }),

@@ -1,8 +1,9 @@
 import { Cause, Effect, HashMap, Layer, Logger, LogLevel } from "effect"
 import { AccessLog } from "../services/AccessLog.ts"
-import { AppConfig } from "../services/AppConfig.ts"
+import { AppConfig, type LogLevelNames } from "../services/AppConfig.ts"
 
-const levels: Record<string, LogLevel.LogLevel> = {
+/** Every name `LOG_LEVEL` accepts (checked at start-up), with its Effect level. */
+const levels: Record<(typeof LogLevelNames)[number], LogLevel.LogLevel> = {
   all: LogLevel.All,
   trace: LogLevel.Trace,
   debug: LogLevel.Debug,
@@ -45,41 +46,50 @@ const makeBatchedWriter = (write: (text: string) => void) => {
   }
 }
 
-const writeLine = makeBatchedWriter((text) => globalThis.console.log(text))
+const stdoutLines = makeBatchedWriter((text) => globalThis.console.log(text))
+const stderrLines = makeBatchedWriter((text) => globalThis.console.error(text))
 
 /**
  * One flat JSON object per line: `time`, `level`, `msg`, the fields of a trailing object message
  * (`Effect.logInfo("request", { status })`), then the fiber's annotations. Callers decide what is
  * logged; the HTTP layer never logs query strings, bodies or credentials.
  */
-export const jsonLineLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
-  const parts = Array.isArray(message) ? message : [message]
-  const fields = parts.length > 1 && isFields(parts[parts.length - 1]) ? parts[parts.length - 1] : undefined
-  const text = (fields ? parts.slice(0, -1) : parts).map(String).join(" ")
-  const line: Record<string, unknown> = { time: date.toISOString(), level: logLevel.label, msg: text }
-  if (fields) Object.assign(line, fields)
-  for (const [key, value] of HashMap.toEntries(annotations)) line[key] = value
-  if (!Cause.isEmpty(cause)) line.cause = Cause.pretty(cause)
-  writeLine(JSON.stringify(line))
-})
-
-const levelOf = (name: string) => levels[name.toLowerCase()] ?? LogLevel.Info
-
-/** Structured JSON lines on stdout, filtered by `LOG_LEVEL`; access records share the stream at level INFO. */
-export const layer: Layer.Layer<AccessLog, never, AppConfig> = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => {
-    const minimum = levelOf(config.logLevel)
-    const accessEnabled = LogLevel.greaterThanEqual(LogLevel.Info, minimum)
-    return Layer.mergeAll(
-      Logger.replace(Logger.defaultLogger, jsonLineLogger),
-      Logger.minimumLogLevel(minimum),
-      Layer.succeed(AccessLog, {
-        record: (entry) => {
-          if (accessEnabled) {
-            writeLine(JSON.stringify({ time: new Date().toISOString(), level: "INFO", msg: "request", ...entry }))
-          }
-        }
-      })
-    )
+const jsonLinesTo = (writeLine: (line: string) => void) =>
+  Logger.make(({ annotations, cause, date, logLevel, message }) => {
+    const parts = Array.isArray(message) ? message : [message]
+    const fields = parts.length > 1 && isFields(parts[parts.length - 1]) ? parts[parts.length - 1] : undefined
+    const text = (fields ? parts.slice(0, -1) : parts).map(String).join(" ")
+    const line: Record<string, unknown> = { time: date.toISOString(), level: logLevel.label, msg: text }
+    if (fields) Object.assign(line, fields)
+    for (const [key, value] of HashMap.toEntries(annotations)) line[key] = value
+    if (!Cause.isEmpty(cause)) line.cause = Cause.pretty(cause)
+    writeLine(JSON.stringify(line))
   })
-)
+
+const levelOf = (name: string) => levels[name as keyof typeof levels] ?? LogLevel.Info
+
+/** Structured JSON lines, filtered by `LOG_LEVEL`; access records share the stream at level INFO. */
+const layerWriting = (writeLine: (line: string) => void): Layer.Layer<AccessLog, never, AppConfig> =>
+  Layer.unwrapEffect(
+    Effect.map(AppConfig, (config) => {
+      const minimum = levelOf(config.logLevel)
+      const accessEnabled = LogLevel.greaterThanEqual(LogLevel.Info, minimum)
+      return Layer.mergeAll(
+        Logger.replace(Logger.defaultLogger, jsonLinesTo(writeLine)),
+        Logger.minimumLogLevel(minimum),
+        Layer.succeed(AccessLog, {
+          record: (entry) => {
+            if (accessEnabled) {
+              writeLine(JSON.stringify({ time: new Date().toISOString(), level: "INFO", msg: "request", ...entry }))
+            }
+          }
+        })
+      )
+    })
+  )
+
+/** Logs on stdout: the servers. */
+export const layer = layerWriting(stdoutLines)
+
+/** Logs on stderr: the stdio MCP server, whose stdout carries the protocol. */
+export const layerStderr = layerWriting(stderrLines)

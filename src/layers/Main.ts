@@ -1,10 +1,13 @@
 import { HttpServer } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import type { McpCatalog } from "../mcp/Catalog.ts"
+import type { AccessPolicy } from "../services/AccessPolicy.ts"
 import { AppConfig } from "../services/AppConfig.ts"
+import type { Auth } from "../services/Auth.ts"
 import * as RuntimeInfo from "../services/RuntimeInfo.ts"
-import { EnclaveApp } from "./Enclave.ts"
+import { EnclaveApp, EnclaveServices } from "./Enclave.ts"
 import * as Logging from "./Logging.ts"
-import { PublicApp } from "./Public.ts"
+import { PublicApp, PublicServices } from "./Public.ts"
 import * as Store from "./Store.ts"
 
 /**
@@ -34,6 +37,17 @@ type DeploymentLayer = Layer.Layer<
 /** The deployment `DEPLOYMENT` names: the only place the two are told apart. */
 export const DeploymentApp = Layer.unwrapEffect(
   Effect.map(AppConfig, (config): DeploymentLayer => config.deployment === "enclave" ? EnclaveApp : PublicApp)
+)
+
+/** The services of the deployment `DEPLOYMENT` names, without routes: what the stdio MCP server calls. */
+type ServicesLayer = Layer.Layer<
+  McpCatalog | Auth | AccessPolicy,
+  Layer.Layer.Error<typeof PublicServices> | Layer.Layer.Error<typeof EnclaveServices>,
+  Layer.Layer.Context<typeof PublicServices> | Layer.Layer.Context<typeof EnclaveServices>
+>
+
+export const DeploymentServices = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config): ServicesLayer => config.deployment === "enclave" ? EnclaveServices : PublicServices)
 )
 
 /** The configured deployment for a runtime adapter. */

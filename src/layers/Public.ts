@@ -23,6 +23,8 @@ import * as OAuthServer from "../services/OAuthServer.ts"
 import * as PartyEnforcement from "../services/PartyEnforcement.ts"
 import * as Radar from "../services/Radar.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
+import * as Readiness from "../services/Readiness.ts"
+import * as ReadinessChecks from "../services/readiness/Checks.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Renderer from "../services/Renderer.ts"
 import * as Research from "../services/Research.ts"
@@ -54,9 +56,10 @@ const dataServices = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
  */
 export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
   Layer.mergeAll(
-    EcfrReachability.layer,
-    McpCatalogLive
+    McpCatalogLive,
+    Readiness.layer([...ReadinessChecks.shared, ReadinessChecks.store])
   ).pipe(
+    Layer.provideMerge(EcfrReachability.layer),
     Layer.provideMerge(PartyEnforcement.layer),
     Layer.provideMerge(dataServices(ecfrSource)),
     Layer.provide(FetchHttpClient.layer)

@@ -67,15 +67,31 @@ const validateName = (request: JsonRpcRequest, headers: Headers): RpcError | und
   return undefined
 }
 
+/** Streamable HTTP repeats the version, method and target in headers, which must equal the body. */
+const validateHeaders = (request: JsonRpcRequest, headers: Headers, metaVersion: string): RpcError | undefined => {
+  const headerVersion = headerValue(headers, "mcp-protocol-version")
+  if (headerVersion === undefined) return mismatch("MCP-Protocol-Version header is required")
+  if (headerVersion !== metaVersion) {
+    return mismatch(`MCP-Protocol-Version header value '${headerVersion}' does not match body value '${metaVersion}'`)
+  }
+  const method = headerValue(headers, "mcp-method")
+  if (method === undefined) return mismatch("Mcp-Method header is required")
+  if (method !== request.method) {
+    return mismatch(`Mcp-Method header value '${method}' does not match body value '${request.method}'`)
+  }
+  return validateName(request, headers)
+}
+
 /**
  * Decides the era of a request and validates a modern one in the order the 2026-07-28 revision
  * requires: `_meta` fields present (-32602), then headers equal to the body (-32020), then the
  * version supported (-32022). A request is modern when its `_meta` names a protocol version or its
  * `MCP-Protocol-Version` header names anything but a pre-2026 revision; everything else is legacy.
+ * `headers` is undefined on a transport without them (stdio), where the message is its own header.
  */
-export const classify = (request: JsonRpcRequest, headers: Headers): Era | RpcError => {
+export const classify = (request: JsonRpcRequest, headers: Headers | undefined): Era | RpcError => {
   const meta = request.params._meta
-  const headerVersion = headerValue(headers, "mcp-protocol-version")
+  const headerVersion = headers === undefined ? undefined : headerValue(headers, "mcp-protocol-version")
   const metaVersion = isObject(meta) ? meta[MetaKey.protocolVersion] : undefined
   if (metaVersion === undefined && (headerVersion === undefined || knownLegacyVersions.has(headerVersion))) {
     if (headerVersion !== undefined && !SupportedVersions.includes(headerVersion)) {
@@ -95,17 +111,8 @@ export const classify = (request: JsonRpcRequest, headers: Headers): Era | RpcEr
       400
     )
   }
-  if (headerVersion === undefined) return mismatch("MCP-Protocol-Version header is required")
-  if (headerVersion !== metaVersion) {
-    return mismatch(`MCP-Protocol-Version header value '${headerVersion}' does not match body value '${metaVersion}'`)
-  }
-  const method = headerValue(headers, "mcp-method")
-  if (method === undefined) return mismatch("Mcp-Method header is required")
-  if (method !== request.method) {
-    return mismatch(`Mcp-Method header value '${method}' does not match body value '${request.method}'`)
-  }
-  const nameError = validateName(request, headers)
-  if (nameError !== undefined) return nameError
+  const headerError = headers === undefined ? undefined : validateHeaders(request, headers, metaVersion)
+  if (headerError !== undefined) return headerError
   if (metaVersion !== ModernVersion) return unsupportedVersion(metaVersion)
   return { _tag: "Modern", version: metaVersion, clientCapabilities: capabilities }
 }

@@ -17,8 +17,12 @@ export interface Reply {
 
 export interface ServerOptions {
   readonly catalog: McpCatalogShape
-  /** RFC 9728 metadata URL announced in the `WWW-Authenticate` challenge of a 401. */
-  readonly resourceMetadataUrl: string
+  /**
+   * Over HTTP, calls that need a credential are refused without one by a 401 announcing the RFC
+   * 9728 metadata URL. Over stdio there is none: the local user who started the server runs the
+   * free surface, and the connection's principal (a configured key) discloses the rest.
+   */
+  readonly challenge: { readonly resourceMetadataUrl: string } | undefined
 }
 
 export const failure = (id: JsonRpc.RequestId | null, error: RpcError, status = error.status): Reply => ({
@@ -60,7 +64,8 @@ export const handle = (
   options: ServerOptions,
   input: {
     readonly body: string
-    readonly headers: Headers
+    /** Undefined on a transport without headers (stdio). */
+    readonly headers: Headers | undefined
     readonly principal: Effect.Effect<Principal>
   }
 ): Effect.Effect<Reply> => {
@@ -77,9 +82,9 @@ export const handle = (
     return Effect.succeed(failure(request.id, notFound, legacy ? 200 : 404))
   }
   return Effect.flatMap(input.principal, (principal) => {
-    if (method.authenticated && !hasUsableCredential(principal)) {
-      const presented = input.headers["authorization"] !== undefined
-      return Effect.succeed(failure(request.id, challenge(options.resourceMetadataUrl, presented)))
+    if (options.challenge !== undefined && method.authenticated && !hasUsableCredential(principal)) {
+      const presented = input.headers?.["authorization"] !== undefined
+      return Effect.succeed(failure(request.id, challenge(options.challenge.resourceMetadataUrl, presented)))
     }
     return method.run({ params: request.params, era, principal, catalog: options.catalog }).pipe(
       Effect.match({

@@ -1,6 +1,5 @@
-import type { Option } from "effect"
-import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Redacted } from "effect"
-import { parseSkillsSource, type SkillsSource } from "./skills/Source.ts"
+import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { bundled as bundledSkills, parseSkillsSource, type SkillsSource } from "./skills/Source.ts"
 
 export type Deployment = "public" | "enclave"
 
@@ -93,141 +92,262 @@ export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppConfig
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
-const absoluteUrl = (name: string, config: Config.Config<string>) =>
-  config.pipe(
-    Config.map(trimSlash),
-    Config.validate({
-      message: `${name} must be an absolute http(s) URL`,
-      validation: (value) => /^https?:\/\/[^/]/.test(value)
-    })
+/** The `LOG_LEVEL` names the logger knows; anything else stops start-up. */
+export const LogLevelNames = ["all", "trace", "debug", "info", "warn", "warning", "error", "fatal", "none"] as const
+
+/** A rule's failure; the variable's name is added to the path by the config it refines. */
+const invalid = (message: string) => Either.left(ConfigError.InvalidData([], message))
+
+/** A rule over a variable's text; a failure message says what is accepted and what unset means. */
+const checked = <A>(name: string, rule: (text: string) => Either.Either<A, ConfigError.ConfigError>) =>
+  Config.string(name).pipe(Config.mapOrFail(rule))
+
+const absoluteUrl = (name: string) =>
+  checked(name, (text) => {
+    const value = trimSlash(text.trim())
+    return /^https?:\/\/[^/]/.test(value)
+      ? Either.right(value)
+      : invalid("must be an absolute http(s) URL such as https://host.example")
+  })
+
+const url = (name: string, fallback: string) => absoluteUrl(name).pipe(Config.withDefault(fallback))
+
+const integerIn = (
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+  what = `an integer from ${min} to ${max}`
+) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      const value = Number(text.trim())
+      return /^-?\d+$/.test(text.trim()) && value >= min && value <= max
+        ? Either.right(value)
+        : invalid(`must be ${what} (unset: ${fallback})`)
+    }),
+    Config.withDefault(fallback)
   )
 
-const url = (name: string, fallback: string) =>
-  absoluteUrl(name, Config.string(name).pipe(Config.withDefault(fallback)))
+const oneOf = <const L extends ReadonlyArray<string>>(name: string, values: L, fallback: L[number]) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      const value = text.trim().toLowerCase()
+      return (values as ReadonlyArray<string>).includes(value)
+        ? Either.right(value as L[number])
+        : invalid(`must be one of ${values.join(", ")} (unset: ${fallback})`)
+    }),
+    Config.withDefault(fallback)
+  )
+
+const optionalText = (name: string) => Config.option(Config.string(name))
+
+/** Stage one: every variable on its own, so that all mistakes are reported together. */
+const variables = Config.all({
+  port: integerIn("PORT", 0, 65535, 8787, "a TCP port from 0 to 65535 (0 picks a free one)"),
+  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  deployment: oneOf("DEPLOYMENT", ["public", "enclave"], "public"),
+  publicBaseUrl: Config.option(absoluteUrl("PUBLIC_BASE_URL")),
+  authUrl: Config.option(absoluteUrl("AUTH_URL")),
+  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+  databaseUrl: Config.option(checked("DATABASE_URL", (text) =>
+    /^postgres(ql)?:\/\/./.test(text.trim())
+      ? Either.right(Redacted.make(text.trim()))
+      : invalid("must be a postgres:// or postgresql:// URL (unset: the embedded database under DATA_DIR)"))),
+  databasePoolSize: integerIn("DATABASE_POOL_SIZE", 1, 100, 10),
+  databaseStatementTimeoutMillis: integerIn(
+    "DATABASE_STATEMENT_TIMEOUT_MS",
+    100,
+    Number.MAX_SAFE_INTEGER,
+    10_000,
+    "milliseconds, at least 100"
+  ),
+  databaseConnectTimeoutMillis: integerIn(
+    "DATABASE_CONNECT_TIMEOUT_MS",
+    100,
+    Number.MAX_SAFE_INTEGER,
+    5_000,
+    "milliseconds, at least 100"
+  ),
+  databaseSsl: Config.option(checked("DATABASE_SSL", (text) => {
+    const value = text.trim().toLowerCase()
+    return value === "disable" || value === "require" || value === "verify-full"
+      ? Either.right(value as DatabaseSsl)
+      : invalid("must be one of disable, require, verify-full (unset: as DATABASE_URL says)")
+  })),
+  databaseSslCaFile: optionalText("DATABASE_SSL_CA_FILE"),
+  redisUrl: Config.option(checked("REDIS_URL", (text) =>
+    /^rediss?:\/\/./.test(text.trim())
+      ? Either.right(Redacted.make(text.trim()))
+      : invalid("must be a redis:// or rediss:// URL (unset: the rate limit is kept in memory)"))),
+  ecfrBaseUrl: url("ECFR_BASE_URL", "https://www.ecfr.gov"),
+  cslBulkUrl: url(
+    "CSL_BULK_URL",
+    "https://data.trade.gov/downloadable_consolidated_screening_list/v1/consolidated.json"
+  ),
+  cslFile: optionalText("CSL_FILE"),
+  federalRegisterBaseUrl: url("FEDERAL_REGISTER_BASE_URL", "https://www.federalregister.gov"),
+  secEdgarBaseUrl: url("SEC_EDGAR_BASE_URL", "https://efts.sec.gov"),
+  govinfoBaseUrl: url("GOVINFO_BASE_URL", "https://api.govinfo.gov"),
+  regulationsBaseUrl: url("REGULATIONS_BASE_URL", "https://api.regulations.gov"),
+  dojBaseUrl: url("DOJ_BASE_URL", "https://www.justice.gov"),
+  secEdgarUserAgent: Config.option(checked("SEC_EDGAR_USER_AGENT", (text) => {
+    const value = text.trim()
+    return /\S+@\S+\.\S+/.test(value) && value.length <= 200
+      ? Either.right(value)
+      : invalid(
+        "must name the operator and a contact e-mail, e.g. \"Acme Corp ops@acme.example\" (unset: EDGAR search off)"
+      )
+  })),
+  dataGovApiKey: Config.option(Config.redacted("DATA_GOV_API_KEY")),
+  skillsSource: checked("SKILLS_SOURCE", (text) => {
+    const source = parseSkillsSource(text)
+    return source === undefined
+      ? invalid("use `bundled` or `github:owner/repo@ref` (unset: bundled)")
+      : Either.right(source)
+  }).pipe(Config.withDefault(bundledSkills)),
+  githubApiBaseUrl: url("GITHUB_API_BASE_URL", "https://api.github.com"),
+  githubRawBaseUrl: url("GITHUB_RAW_BASE_URL", "https://raw.githubusercontent.com"),
+  skillsGithubToken: Config.option(Config.redacted("SKILLS_GITHUB_TOKEN")),
+  logLevel: oneOf("LOG_LEVEL", LogLevelNames, "info"),
+  rateLimitPerMinute: integerIn("RATE_LIMIT_PER_MINUTE", 0, 1_000_000, 120, "an integer >= 0 (0 turns the limit off)"),
+  trustProxy: Config.string("TRUST_PROXY").pipe(
+    Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
+    Config.withDefault(false)
+  ),
+  serviceJwtIssuer: optionalText("SERVICE_JWT_ISSUER"),
+  serviceJwtAudience: optionalText("SERVICE_JWT_AUDIENCE"),
+  serviceJwtJwksUrl: Config.option(absoluteUrl("SERVICE_JWT_JWKS_URL")),
+  serviceJwtPublicKeys: optionalText("SERVICE_JWT_PUBLIC_KEYS"),
+  serviceJwtAlgorithms: checked("SERVICE_JWT_ALGORITHMS", (list) => {
+    const names = list.split(",").map((name) => name.trim()).filter((name) => name !== "")
+    return names.length > 0 && names.every((name) => (ServiceJwtAlgorithms as ReadonlyArray<string>).includes(name))
+      ? Either.right(names)
+      : invalid(`must list only ${ServiceJwtAlgorithms.join(", ")} (unset: RS256,PS256,ES256,EdDSA)`)
+  }).pipe(Config.withDefault(["RS256", "PS256", "ES256", "EdDSA"])),
+  renderBackendUrl: Config.option(absoluteUrl("RENDER_BACKEND_URL")),
+  pdfLinkTtlSeconds: integerIn("PDF_LINK_TTL_SECONDS", 1, 604_800, 3600, "seconds from 1 to 604800 (7 days)"),
+  pdfStoreMaxBytes: integerIn(
+    "PDF_STORE_MAX_BYTES",
+    1024 * 1024,
+    Number.MAX_SAFE_INTEGER,
+    512 * 1024 * 1024,
+    "a byte count of at least 1048576"
+  ),
+  enterprisePlanName: Config.string("ENTERPRISE_PLAN_NAME").pipe(Config.withDefault("Enterprise")),
+  enterprisePurchaseUrl: Config.option(absoluteUrl("ENTERPRISE_PURCHASE_URL")),
+  enterpriseContact: Config.string("ENTERPRISE_CONTACT").pipe(Config.withDefault("sales@example.com"))
+})
+
+/** The enclave verifies every guarded request: it cannot start without an issuer and its keys. */
+const enclaveProblems = (v: Config.Config.Success<typeof variables>): ReadonlyArray<ConfigError.ConfigError> =>
+  v.deployment !== "enclave" ? [] : [
+    ...(Option.isNone(v.serviceJwtIssuer)
+      ? [
+        ConfigError.MissingData(
+          ["SERVICE_JWT_ISSUER"],
+          "is required when DEPLOYMENT=enclave: set it to the `iss` of your service JWTs"
+        )
+      ]
+      : []),
+    ...(Option.isNone(v.serviceJwtJwksUrl) && Option.isNone(v.serviceJwtPublicKeys)
+      ? [
+        ConfigError.MissingData(
+          ["SERVICE_JWT_JWKS_URL"],
+          "is required when DEPLOYMENT=enclave: set it to the issuer's JWKS URL, or set SERVICE_JWT_PUBLIC_KEYS to its keys"
+        )
+      ]
+      : [])
+  ]
 
 export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
-  const port = yield* Config.port("PORT").pipe(Config.withDefault(8787))
-  const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
-  const deployment = yield* Config.literal("public", "enclave")("DEPLOYMENT").pipe(Config.withDefault("public"))
-  const urlHost = host.includes(":") ? `[${host}]` : host
-  const publicBaseUrl = yield* url("PUBLIC_BASE_URL", `http://${urlHost}:${port}`)
-  const serviceJwt: ServiceJwtConfig = {
-    issuer: yield* Config.option(Config.string("SERVICE_JWT_ISSUER")),
-    audience: yield* Config.string("SERVICE_JWT_AUDIENCE").pipe(Config.withDefault(publicBaseUrl)),
-    jwksUrl: yield* Config.option(absoluteUrl("SERVICE_JWT_JWKS_URL", Config.string("SERVICE_JWT_JWKS_URL"))),
-    publicKeys: yield* Config.option(Config.string("SERVICE_JWT_PUBLIC_KEYS")),
-    algorithms: yield* Config.string("SERVICE_JWT_ALGORITHMS").pipe(
-      Config.withDefault("RS256,PS256,ES256,EdDSA"),
-      Config.map((list) => list.split(",").map((name) => name.trim()).filter((name) => name !== "")),
-      Config.validate({
-        message: `SERVICE_JWT_ALGORITHMS must list only ${ServiceJwtAlgorithms.join(", ")}`,
-        validation: (names) =>
-          names.length > 0 && names.every((name) => (ServiceJwtAlgorithms as ReadonlyArray<string>).includes(name))
-      })
-    )
-  }
-  const database: DatabaseConfig = {
-    url: yield* Config.option(
-      Config.redacted("DATABASE_URL").pipe(Config.validate({
-        message: "DATABASE_URL must be a postgres:// or postgresql:// URL",
-        validation: (value) => /^postgres(ql)?:\/\/./.test(Redacted.value(value))
-      }))
-    ),
-    poolSize: yield* Config.integer("DATABASE_POOL_SIZE").pipe(
-      Config.withDefault(10),
-      Config.validate({
-        message: "DATABASE_POOL_SIZE must be between 1 and 100",
-        validation: (n) => n >= 1 && n <= 100
-      })
-    ),
-    statementTimeoutMillis: yield* Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
-      Config.withDefault(10_000),
-      Config.validate({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be >= 100", validation: (n) => n >= 100 })
-    ),
-    connectTimeoutMillis: yield* Config.integer("DATABASE_CONNECT_TIMEOUT_MS").pipe(
-      Config.withDefault(5_000),
-      Config.validate({ message: "DATABASE_CONNECT_TIMEOUT_MS must be >= 100", validation: (n) => n >= 100 })
-    ),
-    ssl: yield* Config.option(Config.literal("disable", "require", "verify-full")("DATABASE_SSL")),
-    sslCaFile: yield* Config.option(Config.string("DATABASE_SSL_CA_FILE"))
-  }
+  const v = yield* variables
+  const problems = enclaveProblems(v)
+  if (problems.length > 0) return yield* Effect.fail(problems.reduce((all, next) => ConfigError.And(all, next)))
+  const urlHost = v.host.includes(":") ? `[${v.host}]` : v.host
+  const publicBaseUrl = Option.getOrElse(v.publicBaseUrl, () => `http://${urlHost}:${v.port}`)
   return {
-    port,
-    host,
-    deployment,
+    port: v.port,
+    host: v.host,
+    deployment: v.deployment,
     publicBaseUrl,
-    authUrl: yield* url("AUTH_URL", publicBaseUrl),
-    dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
-    database,
-    redisUrl: yield* Config.option(
-      Config.redacted("REDIS_URL").pipe(Config.validate({
-        message: "REDIS_URL must be a redis:// or rediss:// URL",
-        validation: (value) => /^rediss?:\/\/./.test(Redacted.value(value))
-      }))
-    ),
-    ecfrBaseUrl: yield* url("ECFR_BASE_URL", "https://www.ecfr.gov"),
-    cslBulkUrl: yield* url(
-      "CSL_BULK_URL",
-      "https://data.trade.gov/downloadable_consolidated_screening_list/v1/consolidated.json"
-    ),
-    cslFile: yield* Config.option(Config.string("CSL_FILE")),
-    federalRegisterBaseUrl: yield* url("FEDERAL_REGISTER_BASE_URL", "https://www.federalregister.gov"),
-    secEdgarBaseUrl: yield* url("SEC_EDGAR_BASE_URL", "https://efts.sec.gov"),
-    govinfoBaseUrl: yield* url("GOVINFO_BASE_URL", "https://api.govinfo.gov"),
-    regulationsBaseUrl: yield* url("REGULATIONS_BASE_URL", "https://api.regulations.gov"),
-    dojBaseUrl: yield* url("DOJ_BASE_URL", "https://www.justice.gov"),
-    secEdgarUserAgent: yield* Config.option(
-      Config.string("SEC_EDGAR_USER_AGENT").pipe(
-        Config.map((value) => value.trim()),
-        Config.validate({
-          message:
-            "SEC_EDGAR_USER_AGENT must name the operator and a contact e-mail (e.g. \"Acme Corp ops@acme.example\")",
-          validation: (value) => /\S+@\S+\.\S+/.test(value) && value.length <= 200
-        })
-      )
-    ),
-    dataGovApiKey: yield* Config.option(Config.redacted("DATA_GOV_API_KEY")),
-    skillsSource: yield* Config.string("SKILLS_SOURCE").pipe(
-      Config.withDefault("bundled"),
-      Config.mapOrFail((value) => {
-        const source = parseSkillsSource(value)
-        return source === undefined
-          ? Either.left(ConfigError.InvalidData(["SKILLS_SOURCE"], "use `bundled` or `github:owner/repo@ref`"))
-          : Either.right(source)
-      })
-    ),
-    githubApiBaseUrl: yield* url("GITHUB_API_BASE_URL", "https://api.github.com"),
-    githubRawBaseUrl: yield* url("GITHUB_RAW_BASE_URL", "https://raw.githubusercontent.com"),
-    skillsGithubToken: yield* Config.option(Config.redacted("SKILLS_GITHUB_TOKEN")),
-    logLevel: yield* Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
-    rateLimitPerMinute: yield* Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
-      Config.withDefault(120),
-      Config.validate({ message: "RATE_LIMIT_PER_MINUTE must be >= 0", validation: (n) => n >= 0 })
-    ),
-    trustProxy: yield* Config.string("TRUST_PROXY").pipe(
-      Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
-      Config.withDefault(false)
-    ),
-    serviceJwt,
-    renderBackendUrl: yield* Config.option(absoluteUrl("RENDER_BACKEND_URL", Config.string("RENDER_BACKEND_URL"))),
-    pdfLinkTtlSeconds: yield* Config.integer("PDF_LINK_TTL_SECONDS").pipe(
-      Config.withDefault(3600),
-      Config.validate({
-        message: "PDF_LINK_TTL_SECONDS must be between 1 and 604800 (7 days)",
-        validation: (n) => n >= 1 && n <= 604_800
-      })
-    ),
-    pdfStoreMaxBytes: yield* Config.integer("PDF_STORE_MAX_BYTES").pipe(
-      Config.withDefault(512 * 1024 * 1024),
-      Config.validate({ message: "PDF_STORE_MAX_BYTES must be >= 1048576", validation: (n) => n >= 1024 * 1024 })
-    ),
+    authUrl: Option.getOrElse(v.authUrl, () => publicBaseUrl),
+    dataDir: v.dataDir,
+    database: {
+      url: v.databaseUrl,
+      poolSize: v.databasePoolSize,
+      statementTimeoutMillis: v.databaseStatementTimeoutMillis,
+      connectTimeoutMillis: v.databaseConnectTimeoutMillis,
+      ssl: v.databaseSsl,
+      sslCaFile: v.databaseSslCaFile
+    },
+    redisUrl: v.redisUrl,
+    ecfrBaseUrl: v.ecfrBaseUrl,
+    cslBulkUrl: v.cslBulkUrl,
+    cslFile: v.cslFile,
+    federalRegisterBaseUrl: v.federalRegisterBaseUrl,
+    secEdgarBaseUrl: v.secEdgarBaseUrl,
+    govinfoBaseUrl: v.govinfoBaseUrl,
+    regulationsBaseUrl: v.regulationsBaseUrl,
+    dojBaseUrl: v.dojBaseUrl,
+    secEdgarUserAgent: v.secEdgarUserAgent,
+    dataGovApiKey: v.dataGovApiKey,
+    skillsSource: v.skillsSource,
+    githubApiBaseUrl: v.githubApiBaseUrl,
+    githubRawBaseUrl: v.githubRawBaseUrl,
+    skillsGithubToken: v.skillsGithubToken,
+    logLevel: v.logLevel,
+    rateLimitPerMinute: v.rateLimitPerMinute,
+    trustProxy: v.trustProxy,
+    serviceJwt: {
+      issuer: v.serviceJwtIssuer,
+      audience: Option.getOrElse(v.serviceJwtAudience, () => publicBaseUrl),
+      jwksUrl: v.serviceJwtJwksUrl,
+      publicKeys: v.serviceJwtPublicKeys,
+      algorithms: v.serviceJwtAlgorithms
+    },
+    renderBackendUrl: v.renderBackendUrl,
+    pdfLinkTtlSeconds: v.pdfLinkTtlSeconds,
+    pdfStoreMaxBytes: v.pdfStoreMaxBytes,
     enterprisePlan: {
-      name: yield* Config.string("ENTERPRISE_PLAN_NAME").pipe(Config.withDefault("Enterprise")),
-      purchaseUrl: yield* url("ENTERPRISE_PURCHASE_URL", `${publicBaseUrl}/docs`),
-      contact: yield* Config.string("ENTERPRISE_CONTACT").pipe(Config.withDefault("sales@example.com"))
+      name: v.enterprisePlanName,
+      purchaseUrl: Option.getOrElse(v.enterprisePurchaseUrl, () => `${publicBaseUrl}/docs`),
+      contact: v.enterpriseContact
     }
   }
 })
+
+/** Variables whose values are never printed, even in a start-up error. */
+const secretVariables = new Set([
+  "DATA_GOV_API_KEY",
+  "SKILLS_GITHUB_TOKEN",
+  "SERVICE_JWT_PUBLIC_KEYS",
+  "DATABASE_URL",
+  "REDIS_URL",
+  "ECDS_API_KEY"
+])
+
+/**
+ * One line per configuration problem: the variable, its value (hidden for secrets) and what to set,
+ * e.g. `LOG_LEVEL="verbose": must be one of … (unset: info)`.
+ */
+export const describeError = (
+  error: ConfigError.ConfigError,
+  env: Readonly<Record<string, string | undefined>>
+): ReadonlyArray<string> =>
+  ConfigError.reduceWithContext(error, undefined, {
+    andCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    orCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    invalidDataCase: (_, path, message) => {
+      const name = path.join("_")
+      const value = env[name]
+      const shown = value === undefined ? "" : secretVariables.has(name) ? "=(hidden)" : `=${JSON.stringify(value)}`
+      return [`${name}${shown}: ${message}`]
+    },
+    missingDataCase: (_, path, message) => [`${path.join("_")} ${message}`],
+    sourceUnavailableCase: (_, path, message) => [`${path.join("_")}: ${message}`],
+    unsupportedCase: (_, path, message) => [`${path.join("_")}: ${message}`]
+  })
 
 /** Reads the configuration from the active ConfigProvider (the environment by default). */
 export const layer: Layer.Layer<AppConfig, ConfigError.ConfigError> = Layer.effect(AppConfig, read)

@@ -7,7 +7,7 @@ import { KeyStore } from "./KeyStore.ts"
 import * as UserDirectoryService from "./UserDirectory.ts"
 import { UserDirectory } from "./UserDirectory.ts"
 
-export const usage = `usage: npm run keys -- <command>
+export const usage = `usage: ecds keys <command>
   create [--label <text>] [--plan <name>] [--credits <n>]   new key, printed once
   list                                                      keys with status, plan and balance
   deactivate <keyId>                                        the key answers 403 from now on
@@ -39,7 +39,7 @@ export const run = (args: ReadonlyArray<string>): Effect.Effect<string, string, 
     const keys = yield* KeyStore
     const credits = yield* Credits
     const users = yield* UserDirectory
-    /** A user's credits account, once the user id (`npm run accounts -- users list`) is known to exist. */
+    /** A user's credits account, once the user id (`ecds accounts users list`) is known to exist. */
     const accountOf = (userId: string | undefined) =>
       userId === undefined ? Effect.fail(usage) : Effect.flatMap(
         users.find(userId),

@@ -120,7 +120,7 @@ export const make = (options: MakeOptions) =>
         )
       }
       if (options.store) {
-        yield* options.store.write({ text, etag }).pipe(
+        yield* options.store.write({ text, etag, origin: options.source.origin }).pipe(
           Effect.catchAll((error) => Effect.logWarning("screening list copy not kept", { reason: error.reason }))
         )
       }
@@ -131,10 +131,17 @@ export const make = (options: MakeOptions) =>
     /** Loads the copy kept on disk, so that screening works before (or without) the upstream. */
     const restore = Effect.gen(function*() {
       if (!options.store) return
-      const copy = yield* options.store.read
-      if (Option.isNone(copy)) return
-      const loaded = yield* runSliced(loadSteps(copy.value.text, yield* now))
-      if (Either.isRight(loaded)) yield* install(loaded.right, copy.value.etag, true, "stored copy")
+      const found = yield* options.store.read(options.source.origin)
+      if (Option.isNone(found)) return
+      if (found.value._tag === "OtherSource") {
+        return yield* Effect.logWarning(
+          "the stored screening list came from another source and is not used; the configured source will replace it",
+          { stored: found.value.stored ?? "unknown", configured: options.source.kind }
+        )
+      }
+      const copy = found.value.copy
+      const loaded = yield* runSliced(loadSteps(copy.text, yield* now))
+      if (Either.isRight(loaded)) yield* install(loaded.right, copy.etag, true, "stored copy")
     })
 
     const search = (request: ScreeningRequest) =>
@@ -251,7 +258,11 @@ export const layerFromText = (
     Screening,
     Effect.gen(function*() {
       const { service } = yield* make({
-        source: { kind: "file", fetch: () => Effect.succeed({ _tag: "Fetched", text, etag: undefined }) }
+        source: {
+          kind: "file",
+          origin: "text:fixed",
+          fetch: () => Effect.succeed({ _tag: "Fetched", text, etag: undefined })
+        }
       })
       yield* service.refresh
       return service

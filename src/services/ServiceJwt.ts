@@ -1,7 +1,9 @@
+import { FetchHttpClient } from "@effect/platform"
 import { Data, Effect, Option } from "effect"
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
+  customFetch,
   exportJWK,
   importSPKI,
   type JSONWebKeySet,
@@ -25,7 +27,11 @@ export const Entitlement = {
   pdf: "pdf"
 } as const
 
-export class ServiceJwtConfigError extends Data.TaggedError("ServiceJwtConfigError")<{ readonly reason: string }> {}
+export class ServiceJwtConfigError extends Data.TaggedError("ServiceJwtConfigError")<{ readonly reason: string }> {
+  override get message() {
+    return this.reason
+  }
+}
 
 /** Seconds of clock skew tolerated on `exp` and `nbf`. */
 const clockToleranceSeconds = 30
@@ -49,11 +55,15 @@ const pemKey = (pem: string, algorithms: ReadonlyArray<string>): JWTVerifyGetKey
 
 const keySetFrom = (config: ServiceJwtConfig): Effect.Effect<JWTVerifyGetKey, ServiceJwtConfigError> => {
   if (Option.isSome(config.jwksUrl)) {
-    return Effect.succeed(createRemoteJWKSet(new URL(config.jwksUrl.value), {
-      timeoutDuration: 5_000,
-      cooldownDuration: 30_000,
-      cacheMaxAge: 10 * 60_000
-    }))
+    const url = new URL(config.jwksUrl.value)
+    // the runtime's outbound fetch (proxy-aware on Node) when one is provided, else jose's default
+    return Effect.map(Effect.serviceOption(FetchHttpClient.Fetch), (fetch) =>
+      createRemoteJWKSet(url, {
+        timeoutDuration: 5_000,
+        cooldownDuration: 30_000,
+        cacheMaxAge: 10 * 60_000,
+        ...Option.match(fetch, { onNone: () => ({}), onSome: (implementation) => ({ [customFetch]: implementation }) })
+      }))
   }
   if (Option.isNone(config.publicKeys)) {
     return Effect.fail(

@@ -11,7 +11,7 @@ import { ecfrFixtures, ecfrRoutes, tempDataDir } from "../support/EcfrFake.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { startServer } from "../support/TestServer.ts"
 
-describe("npm run sync", () => {
+describe("ecds sync", () => {
   let fake: FakeUpstream
   beforeAll(async () => {
     fake = await startFakeUpstream([ecfrRoutes()])
@@ -71,24 +71,41 @@ describe("npm run sync", () => {
     expect((await serveOffline(dataDir)).status).toEqual([200, 200])
   })
 
-  it("runs as a command: summary on stdout, exit status 1 when a part is missing", () => {
-    const dataDir = tempDataDir()
-    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/sync.ts", "--from", ecfrFixtures], {
-      env: { ...process.env, DATA_DIR: dataDir },
+  const ecds = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "sync", ...args], {
+      env: { ...process.env, ...env },
       encoding: "utf8",
       timeout: 60_000
     })
-    expect(run.status).toBe(1)
+
+  it("runs as a command: from a directory, the parts it holds, and a summary on stdout", () => {
+    const run = ecds(["--from", ecfrFixtures], { DATA_DIR: tempDataDir() })
+    expect(run.status).toBe(0)
+    expect(run.stderr).toContain("holds no part 732, 734, 738, 742, 744, 746, 748, 762, 772, 774; syncing the others")
     expect(run.stdout).toContain("part 740: updated (eCFR issue 2026-11-18)")
+    expect(run.stdout).toContain("part 121: updated (eCFR issue 2026-11-10)")
+    expect(run.stdout).toContain("2 of 2 parts stored")
+  }, 180_000)
+
+  it("exits 1 naming each part that could not be stored", () => {
+    const run = ecds(["--from", ecfrFixtures, "--parts", "740,774"], { DATA_DIR: tempDataDir() })
+    expect(run.status).toBe(1)
     expect(run.stdout).toMatch(/^part 774: failed \(title-15\/\S+ is missing\)$/m)
-    expect(run.stdout).toContain("2 of 12 parts stored")
-    const bad = spawnSync(process.execPath, ["--import", "tsx", "scripts/sync.ts", "--parts", "999"], {
-      encoding: "utf8",
-      timeout: 60_000
-    })
+    expect(run.stdout).toContain("1 of 2 parts stored")
+    expect(run.stderr).toContain("error: 1 part(s) could not be stored")
+  }, 180_000)
+
+  it("refuses a missing directory once, and unsupported parts with the valid ones", () => {
+    const missing = ecds(["--from", "/nonexistent"], { DATA_DIR: tempDataDir() })
+    expect(missing.status).toBe(1)
+    expect(missing.stderr.trim()).toBe("error: /nonexistent: no such directory")
+    const bad = ecds(["--parts", "740,999"])
     expect(bad.status).toBe(2)
-    expect(bad.stderr).toContain("unsupported part(s): 999")
-  })
+    expect(bad.stderr).toContain(
+      "ecds sync: --parts must list supported parts (121, 732, 734, 738, 740, 742, 744, 746, 748, 762, 772, 774); " +
+        "not supported: 999"
+    )
+  }, 180_000)
 
   it("offers the same saved responses as an in-memory EcfrSource layer for fixtures", async () => {
     const layer = Ecfr.layerFromDirectory(ecfrFixtures).pipe(
@@ -103,15 +120,5 @@ describe("npm run sync", () => {
     expect(xml.value).toContain("<DIV5 N=\"740\" TYPE=\"PART\"")
     expect(xml).toMatchObject({ issueDate: "2026-11-18", stale: false })
     expect(usml.value.sections.map((s) => s.identifier)).toEqual(["121.0", "121.1", "121.2-121.16"])
-  })
-
-  it("parses its arguments", () => {
-    expect(Sync.parseArgs([])).toMatchObject({
-      from: undefined,
-      parts: [121, 732, 734, 738, 740, 742, 744, 746, 748, 762, 772, 774]
-    })
-    expect(Sync.parseArgs(["--from", "saved", "--parts", "740, 774"])).toEqual({ from: "saved", parts: [740, 774] })
-    expect(Sync.parseArgs(["--from"])).toContain("unknown argument --from")
-    expect(Sync.parseArgs(["--bogus"])).toContain("usage:")
   })
 })

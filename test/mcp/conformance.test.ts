@@ -19,8 +19,22 @@ const runtime = join(process.cwd(), "conformance")
 const node = join(runtime, "node_modules", "node", "bin", "node")
 const suite = join(runtime, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
 
+/**
+ * The runtime is a separate 240 MB install. CI sets `MCP_CONFORMANCE=required` (see `.ci/run`) and
+ * installs it here on first run; a developer's `npm test` runs the suite once it is installed
+ * (`npm ci --prefix conformance`) and otherwise skips it with a message saying so.
+ */
+const installed = existsSync(node) && existsSync(suite)
+const required = process.env.MCP_CONFORMANCE === "required"
+if (!installed && !required) {
+  console.warn(
+    "MCP conformance suite skipped: its runtime is not installed. Run `npm ci --prefix conformance` " +
+      "(about 240 MB) or set MCP_CONFORMANCE=required to install and run it, as CI does."
+  )
+}
+
 const installRuntime = () => {
-  if (existsSync(node) && existsSync(suite)) return
+  if (installed) return
   const install = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], {
     cwd: runtime,
     encoding: "utf8",
@@ -44,39 +58,42 @@ const everyoneAuthenticated = Layer.succeed(Auth, {
   authenticate: () => Effect.succeed({ _tag: "ApiKey", keyId: "conformance", status: "active", plan: "test" } as const)
 })
 
-describe("MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12)", () => {
-  let server: RunningServer
-  let output: string
-  beforeAll(async () => {
-    installRuntime()
-    server = await startServer({ app: productionApp(everyoneAuthenticated) })
-    output = mkdtempSync(join(tmpdir(), "mcp-conformance-"))
-  }, 360_000)
-  afterAll(async () => {
-    await server?.close()
-    if (output !== undefined) rmSync(output, { recursive: true, force: true })
-  })
+describe.skipIf(!installed && !required)(
+  "MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12)",
+  () => {
+    let server: RunningServer
+    let output: string
+    beforeAll(async () => {
+      installRuntime()
+      server = await startServer({ app: productionApp(everyoneAuthenticated) })
+      output = mkdtempSync(join(tmpdir(), "mcp-conformance-"))
+    }, 360_000)
+    afterAll(async () => {
+      await server?.close()
+      if (output !== undefined) rmSync(output, { recursive: true, force: true })
+    })
 
-  it("runs on Node 22", () => {
-    expect(spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim()).toMatch(/^v22\./)
-  })
+    it("runs on Node 22", () => {
+      expect(spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim()).toMatch(/^v22\./)
+    })
 
-  for (const revision of ["2026-07-28", "2025-11-25"]) {
-    it(`passes the ${revision} requirements except the listed fixture-only checks`, async () => {
-      const result = await run([
-        "server",
-        "--url",
-        `${server.url}/mcp`,
-        "--requirements",
-        revision,
-        "--expected-failures",
-        `expected-failures-${revision}.yml`,
-        "-o",
-        join(output, revision)
-      ])
-      if (result.code !== 0) console.log(result.output.slice(-6000))
-      expect(result.output).toContain("Baseline check passed")
-      expect(result.code).toBe(0)
-    }, 120_000)
+    for (const revision of ["2026-07-28", "2025-11-25"]) {
+      it(`passes the ${revision} requirements except the listed fixture-only checks`, async () => {
+        const result = await run([
+          "server",
+          "--url",
+          `${server.url}/mcp`,
+          "--requirements",
+          revision,
+          "--expected-failures",
+          `expected-failures-${revision}.yml`,
+          "-o",
+          join(output, revision)
+        ])
+        if (result.code !== 0) console.log(result.output.slice(-6000))
+        expect(result.output).toContain("Baseline check passed")
+        expect(result.code).toBe(0)
+      }, 120_000)
+    }
   }
-})
+)

@@ -67,7 +67,10 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   const catalog = yield* McpCatalog
   const base = config.publicBaseUrl
-  const options: Server.ServerOptions = { catalog, resourceMetadataUrl: `${base}${ProtectedResourceMetadataPath}` }
+  const options: Server.ServerOptions = {
+    catalog,
+    challenge: { resourceMetadataUrl: `${base}${ProtectedResourceMetadataPath}` }
+  }
   const allowedHosts = new Set([...loopbackHosts, ...Option.toArray(Option.fromNullable(hostnameOf(base)))])
   const deprecation = { deprecation: "true", link: `<${base}${McpPath}>; rel="successor-version"` }
 

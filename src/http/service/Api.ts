@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFound } from "../../domain/Problem.ts"
+import { ReadinessReport } from "../../domain/Readiness.ts"
 import { Health, ProblemTypeInfo, ServiceIndex } from "../../domain/Service.ts"
 import { CachePolicy, IndexGroup } from "../Annotations.ts"
 import { PrincipalMiddleware } from "../middleware/Principal.ts"
@@ -15,6 +16,20 @@ export class ServiceGroup extends HttpApiGroup.make("service", { topLevel: true 
     HttpApiEndpoint.get("health", "/health")
       .addSuccess(Health)
       .annotate(OpenApi.Summary, "health, version and eCFR reachability (not cached)")
+      .annotate(CachePolicy, "no-store")
+  )
+  .add(
+    HttpApiEndpoint.get("ready", "/ready")
+      .addSuccess(ReadinessReport)
+      .annotate(
+        OpenApi.Summary,
+        "readiness: each dependency's state (eCFR parts, screening list, skills, archive, store); 503 when unavailable"
+      )
+      .annotate(
+        OpenApi.Description,
+        "The same document answers 200 while the service is `ok` or `degraded`, and 503 when a critical " +
+          "dependency is unavailable, so a load balancer can take the instance out of rotation. Not cached."
+      )
       .annotate(CachePolicy, "no-store")
   )
   .add(

@@ -6,6 +6,7 @@ import { ServiceName, ServiceVersion, supportedParts } from "../../domain/Servic
 import { AccessPolicy } from "../../services/AccessPolicy.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { EcfrReachability } from "../../services/EcfrReachability.ts"
+import { Readiness } from "../../services/Readiness.ts"
 import { RuntimeInfo } from "../../services/RuntimeInfo.ts"
 import { Api, PublicApi } from "../Api.ts"
 import { DataCacheControl, weakEtag } from "../middleware/Caching.ts"
@@ -28,6 +29,7 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
     const catalog = yield* RouteCatalog
     const runtime = yield* RuntimeInfo
     const ecfr = yield* EcfrReachability
+    const readiness = yield* Readiness
     const access = yield* AccessPolicy
     const base = config.publicBaseUrl
     const withServer = (spec: OpenApi.OpenAPISpec) => ({ ...spec, servers: [{ url: base }] })
@@ -71,6 +73,12 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
             }
           }
         }))
+      .handleRaw("ready", () =>
+        Effect.map(readiness.report, (report) =>
+          HttpServerResponse.unsafeJson(report, {
+            status: report.status === "unavailable" ? 503 : 200,
+            headers: { "cache-control": "no-store" }
+          })))
       .handle("openapi", () =>
         Effect.map(
           CurrentPrincipal,

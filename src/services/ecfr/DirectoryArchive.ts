@@ -1,6 +1,7 @@
 import { Effect, type Schema } from "effect"
-import { readFile } from "node:fs/promises"
+import { readFile, stat } from "node:fs/promises"
 import { join } from "node:path"
+import { supportedParts } from "../../domain/Service.ts"
 import { UpstreamError } from "../Upstream.ts"
 import { decodeJsonText, type EcfrArchive, issueDatesOf, partNodeOf } from "./Archive.ts"
 import { latestVersions, StructureNode, TitlesResponse, VersionsResponse } from "./Wire.ts"
@@ -41,3 +42,27 @@ export const directoryArchive = (directory: string): EcfrArchive => {
       )
   }
 }
+
+/**
+ * The supported parts whose XML the directory holds, after checking that it is a directory with a
+ * `titles.json`: one clear failure instead of one per part.
+ */
+export const savedParts = (directory: string): Effect.Effect<ReadonlyArray<number>, string> =>
+  Effect.tryPromise({
+    try: async () => {
+      const info = await stat(directory).catch(() => undefined)
+      if (info === undefined) throw `${directory}: no such directory`
+      if (!info.isDirectory()) throw `${directory}: not a directory`
+      if (await stat(join(directory, "titles.json")).catch(() => undefined) === undefined) {
+        throw `${directory}: no titles.json (the saved /api/versioner/v1/titles.json response)`
+      }
+      const present = await Promise.all(supportedParts.map(async ({ part, title }) =>
+        await stat(join(directory, `title-${title}`, `part-${part}.xml`)).catch(() => undefined) === undefined
+          ? []
+          : [part]
+      ))
+      return present.flat()
+    },
+    catch: (error) =>
+      typeof error === "string" ? error : `${directory}: ${String(error)}`
+  })

@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { isSupportedPart, supportedPartNumbers } from "../../domain/Service.ts"
 import { AppConfig } from "../AppConfig.ts"
 import * as DataGeneration from "../DataGeneration.ts"
 import { httpArchive } from "./Archive.ts"
@@ -18,33 +17,6 @@ export interface SyncResult {
   readonly part: number
   readonly outcome: "updated" | "unchanged" | "failed"
   readonly detail: string
-}
-
-export const usage = "usage: npm run sync [-- --from <dir>] [-- --parts 740,774]\n" +
-  "  Downloads the supported eCFR parts into DATA_DIR (default ./.data), or imports them from a\n" +
-  "  directory of saved eCFR API responses (layout in docs/operations.md, \"Pre-filling the eCFR store\")."
-
-/** Parses the command line of `npm run sync`; a string is an error message. */
-export const parseArgs = (args: ReadonlyArray<string>): SyncOptions | string => {
-  let from: string | undefined
-  let parts: ReadonlyArray<number> = supportedPartNumbers
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    const value = args[i + 1]
-    if (arg === "--from" && value !== undefined) {
-      from = value
-      i++
-    } else if (arg === "--parts" && value !== undefined) {
-      const list = value.split(",").map((p) => Number(p.trim()))
-      const unsupported = list.filter((p) => !isSupportedPart(p))
-      if (unsupported.length > 0) return `unsupported part(s): ${unsupported.join(", ")}\n${usage}`
-      parts = list
-      i++
-    } else {
-      return `unknown argument ${arg}\n${usage}`
-    }
-  }
-  return { from, parts }
 }
 
 /**

@@ -113,7 +113,12 @@ const locatePdf = async (dir: string, id: string, pdf: string) => {
 export const importDirectory = async (
   store: ArchiveStore,
   dir: string,
-  options: { readonly replace?: boolean; readonly now?: Date } = {}
+  options: {
+    readonly replace?: boolean
+    readonly now?: Date
+    /** Called after each record is stored (PDFs of up to 64 MB make this the long part). */
+    readonly onRecord?: (done: number, total: number) => void
+  } = {}
 ): Promise<ImportReport> => {
   const metadataPath = join(dir, "metadata.json")
   const size = (await stat(metadataPath)).size
@@ -139,12 +144,13 @@ export const importDirectory = async (
   const byId = new Map<string, StoredDocument>(previous.map((document) => [document.id, document]))
 
   const warnings: Array<string> = []
-  for (const record of records) {
+  for (const [done, record] of records.entries()) {
     const path = pdfPaths.get(record.id)
     const bytes = path === undefined ? undefined : new Uint8Array(await readFile(path))
     const stored = await storedDocument(store, record, byId.get(record.id), bytes)
     if (stored.warning !== undefined) warnings.push(stored.warning)
     byId.set(record.id, stored.document)
+    options.onRecord?.(done + 1, records.length)
   }
 
   const documents = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1))

@@ -1,7 +1,7 @@
 import type { HttpClient } from "@effect/platform"
 import { Data, Effect, Option } from "effect"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import type { AppConfigShape } from "../AppConfig.ts"
 import * as Upstream from "../Upstream.ts"
 
@@ -26,6 +26,11 @@ export type Fetched =
 export interface ListSource {
   /** Human-readable origin for logs: "file" or "url". */
   readonly kind: "file" | "url"
+  /**
+   * Which list this is (`file:<absolute path>` or the URL): a copy kept on disk is used only by the
+   * source that wrote it, so a test list never stands in for the real one after a restart.
+   */
+  readonly origin: string
   /** The current list; with `etag` (from a copy in hand) the URL source may answer `Unchanged`. */
   readonly fetch: (etag: string | undefined) => Effect.Effect<Fetched, ListSourceError>
 }
@@ -34,6 +39,7 @@ const decoder = new TextDecoder()
 
 const fromFile = (path: string): ListSource => ({
   kind: "file",
+  origin: `file:${resolve(path)}`,
   fetch: () =>
     Effect.tryPromise({
       try: () => readFile(path),
@@ -60,6 +66,7 @@ const fromUrl = (url: string) =>
     const path = `${parsed.pathname}${parsed.search}`
     return {
       kind: "url",
+      origin: url,
       fetch: (etag) =>
         client.get(path, { headers: etag ? { "if-none-match": etag } : {}, acceptStatus: [304] }).pipe(
           Effect.mapError((error) => new ListSourceError({ reason: `bulk list download failed: ${error.detail}` })),
@@ -85,19 +92,27 @@ export const make = (config: AppConfigShape): Effect.Effect<ListSource, never, H
 export interface StoredCopy {
   readonly text: string
   readonly etag: string | undefined
+  /** The `origin` of the source it came from. */
+  readonly origin: string
 }
 
-/** The last good list on disk: written atomically (temporary file, then rename). */
+/** The last good list on disk: written atomically (temporary file, then rename), with its origin. */
 export const makeStore = (dataDir: string) => {
   const dir = join(dataDir, "csl")
   const listPath = join(dir, "consolidated.json")
   const etagPath = join(dir, "consolidated.etag")
+  const originPath = join(dir, "consolidated.source")
+  const readOptional = (path: string) =>
+    readFile(path, "utf8").then((value) => value.trim() || undefined, () => undefined)
   return {
-    read: Effect.tryPromise(async (): Promise<StoredCopy> => {
-      const text = await readFile(listPath, "utf8")
-      const etag = await readFile(etagPath, "utf8").then((value) => value.trim() || undefined, () => undefined)
-      return { text, etag }
-    }).pipe(Effect.option),
+    /** The copy a source may use: none when the copy on disk came from another source (or an unknown one). */
+    read: (origin: string) =>
+      Effect.tryPromise(async () => {
+        const stored = await readOptional(originPath)
+        if (stored !== origin) return { _tag: "OtherSource" as const, stored }
+        const text = await readFile(listPath, "utf8")
+        return { _tag: "Copy" as const, copy: { text, etag: await readOptional(etagPath), origin } }
+      }).pipe(Effect.option),
     write: (copy: StoredCopy) =>
       Effect.tryPromise({
         try: async () => {
@@ -105,6 +120,7 @@ export const makeStore = (dataDir: string) => {
           await writeFile(`${listPath}.tmp`, copy.text)
           await rename(`${listPath}.tmp`, listPath)
           await writeFile(etagPath, copy.etag ?? "")
+          await writeFile(originPath, copy.origin)
         },
         catch: () => new ListSourceError({ reason: "the list copy could not be written under DATA_DIR" })
       })

@@ -1,0 +1,145 @@
+import { Console, Effect, Layer, Logger, LogLevel } from "effect"
+import { isSupportedPart, supportedPartNumbers } from "../domain/Service.ts"
+import { AppConfig } from "../services/AppConfig.ts"
+import { savedParts } from "../services/ecfr/DirectoryArchive.ts"
+import { CommandFailed, leaf, load, type Parsed, text, UsageError } from "./Command.ts"
+import * as Progress from "./Progress.ts"
+import { loadConfig } from "./Startup.ts"
+
+const command = "ecds sync"
+
+const partsOption = (input: Parsed) =>
+  Effect.suspend(() => {
+    const value = text(input, "parts")
+    if (value === undefined) return Effect.succeed(undefined)
+    const parts = value.split(",").map((part) => part.trim())
+    const unsupported = parts.filter((part) => !/^\d+$/.test(part) || !isSupportedPart(Number(part)))
+    return unsupported.length === 0
+      ? Effect.succeed(parts.map(Number))
+      : Effect.fail(
+        new UsageError({
+          command,
+          message: `${command}: --parts must list supported parts (${supportedPartNumbers.join(", ")}); ` +
+            `not supported: ${unsupported.join(", ")}`
+        })
+      )
+  })
+
+/** The parts to fill: those named, else every part (or, from a directory, every part it holds). */
+const partsToSync = (input: Parsed, from: string | undefined) =>
+  Effect.gen(function*() {
+    const named = yield* partsOption(input)
+    if (from === undefined) return named ?? supportedPartNumbers
+    const saved = yield* savedParts(from).pipe(Effect.mapError((message) => new CommandFailed({ message })))
+    if (named !== undefined) return named
+    if (saved.length === 0) return yield* new CommandFailed({ message: `${from}: holds no saved part XML` })
+    const absent = supportedPartNumbers.filter((part) => !saved.includes(part))
+    if (absent.length > 0) yield* Console.error(`${from} holds no part ${absent.join(", ")}; syncing the others`)
+    return saved
+  })
+
+const bundleFailure = (error: { readonly message: string }) => new CommandFailed({ message: error.message })
+
+const exportBundle = (file: string, from: string | undefined) =>
+  Effect.gen(function*() {
+    const config = yield* loadConfig
+    const [Bundle, Outbound] = yield* load(() =>
+      Promise.all([import("../services/bundle/Bundle.ts"), import("../layers/Outbound.ts")])
+    )
+    const progress = Progress.start("bundle export", "parts")
+    let done = 0
+    const manifest = yield* Bundle.exportBundle(file, {
+      from,
+      onPart: (result) => progress.update(++done, supportedPartNumbers.length, `part ${result.part} ${result.outcome}`)
+    }).pipe(
+      Effect.provide(Layer.merge(Layer.succeed(AppConfig, config), Outbound.httpClientNode)),
+      Logger.withMinimumLogLevel(LogLevel.None),
+      Effect.ensuring(Effect.sync(progress.stop)),
+      Effect.mapError(bundleFailure)
+    )
+    const issues = [...new Set(manifest.ecfr.parts.map((part) => part.issue_date))].sort().join(", ")
+    yield* Console.log(
+      `wrote ${file}: ${manifest.ecfr.parts.length} eCFR parts (issues ${issues}) and the screening list`
+    )
+  })
+
+const importBundle = (file: string) =>
+  Effect.gen(function*() {
+    const config = yield* loadConfig
+    const Bundle = yield* load(() => import("../services/bundle/Bundle.ts"))
+    const progress = Progress.start("bundle import", "parts")
+    const manifest = yield* Bundle.importBundle(
+      file,
+      (part, done, total) => progress.update(done, total, `part ${part}`)
+    ).pipe(
+      Effect.provide(Layer.succeed(AppConfig, config)),
+      Logger.withMinimumLogLevel(LogLevel.None),
+      Effect.ensuring(Effect.sync(progress.stop)),
+      Effect.mapError(bundleFailure)
+    )
+    yield* Console.log(
+      `imported ${file} (made ${manifest.created_at}) into ${config.dataDir}: ${manifest.ecfr.parts.length} eCFR parts` +
+        `${manifest.screening_list === null ? "" : " and the screening list"}; restart a running service to use them`
+    )
+  })
+
+export const sync = leaf({
+  name: "sync",
+  summary: "fill the eCFR snapshot store under DATA_DIR now",
+  details: "Downloads the supported parts from ECFR_BASE_URL (even unchanged ones), or imports them from a\n" +
+    "directory of saved eCFR API responses (layout in docs/operations.md). A running service picks\n" +
+    "the parts up when restarted. Exits 1 when a part could not be stored.\n\n" +
+    "For a machine without internet: --export <file> syncs all 12 parts and writes them with the\n" +
+    "screening list to one bundle (manifest, issue dates, SHA-256 checksums); --import <file> on the\n" +
+    "other machine verifies every checksum, then loads it.",
+  options: {
+    parts: {
+      type: "text",
+      placeholder: "<list>",
+      description: "comma-separated parts, e.g. 740,774 (default: all 12)"
+    },
+    from: { type: "text", placeholder: "<dir>", description: "import saved eCFR API responses from this directory" },
+    export: {
+      type: "text",
+      placeholder: "<file>",
+      description: "then write a data bundle (all 12 parts and the screening list, with checksums) for offline use"
+    },
+    import: { type: "text", placeholder: "<file>", description: "load a data bundle instead (no network needed)" }
+  },
+  run: (input) => {
+    const bundleImport = text(input, "import")
+    const bundleExport = text(input, "export")
+    if (bundleImport !== undefined) {
+      return text(input, "from") !== undefined || bundleExport !== undefined || text(input, "parts") !== undefined
+        ? Effect.fail(new UsageError({ command, message: `${command}: --import takes no other option` }))
+        : importBundle(bundleImport)
+    }
+    if (bundleExport !== undefined) {
+      return text(input, "parts") !== undefined
+        ? Effect.fail(new UsageError({ command, message: `${command}: --export writes all 12 parts; drop --parts` }))
+        : exportBundle(bundleExport, text(input, "from"))
+    }
+    return Effect.gen(function*() {
+      const config = yield* loadConfig
+      const from = text(input, "from")
+      const parts = yield* partsToSync(input, from)
+      const [Sync, Outbound] = yield* load(() =>
+        Promise.all([import("../services/ecfr/Sync.ts"), import("../layers/Outbound.ts")])
+      )
+      const progress = Progress.start("eCFR sync", "parts")
+      let done = 0
+      const results = yield* Sync.sync({ from, parts }, (result) => {
+        done++
+        progress.update(done, parts.length, `part ${result.part} ${result.outcome}`)
+      }).pipe(
+        Effect.provide(Layer.merge(Layer.succeed(AppConfig, config), Outbound.httpClientNode)),
+        Logger.withMinimumLogLevel(LogLevel.None),
+        Effect.ensuring(Effect.sync(progress.stop))
+      )
+      for (const result of results) yield* Console.log(`part ${result.part}: ${result.outcome} (${result.detail})`)
+      const failed = results.filter((result) => result.outcome === "failed").length
+      yield* Console.log(`${results.length - failed} of ${results.length} parts stored in ${config.dataDir}`)
+      if (failed > 0) return yield* new CommandFailed({ message: `${failed} part(s) could not be stored` })
+    })
+  }
+})

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { cpSync, existsSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { readArchive, writeArchive } from "../../src/services/bundle/Archive.ts"
+import { offlineEnv, runCli } from "../support/CliEnv.ts"
+import { ecfrFixtures, ecfrRoutes } from "../support/EcfrFake.ts"
+import { fixtureParts, writeSavedResponses } from "../support/EcfrFixtures.ts"
+import { syntheticPartRoute } from "../support/EcfrSynthetic.ts"
+import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
+import { fixtureText } from "../support/ScreeningApp.ts"
+import { startServer } from "../support/TestServer.ts"
+
+/** Title-15 parts without an authored fixture are served as small synthetic parts. */
+const syntheticParts = [732, 734, 742, 744, 748, 762, 772]
+
+describe("data bundles: export from the upstreams, import on a machine without any", () => {
+  let ecfr: FakeUpstream
+  let csl: FakeUpstream
+  const work = mkdtempSync(join(tmpdir(), "ecds-bundle-"))
+  const bundle = join(work, "ecds-bundle.tar.gz")
+  let cslUrl: string
+  beforeAll(async () => {
+    const saved = writeSavedResponses(fixtureParts())
+    cpSync(join(ecfrFixtures, "title-22"), join(saved, "title-22"), { recursive: true })
+    // routes are tried in order: the synthetic parts first, then the saved responses (404 for the rest)
+    ecfr = await startFakeUpstream([
+      ...syntheticParts.map((part) => syntheticPartRoute(part, 20_000)),
+      ecfrRoutes(saved)
+    ])
+    csl = await startFakeUpstream([() => ({ headers: { "content-type": "application/json" }, body: fixtureText })])
+    cslUrl = `${csl.url}/consolidated.json`
+  })
+  afterAll(async () => {
+    await ecfr.close()
+    await csl.close()
+  })
+
+  it("exports all 12 parts and the screening list, then serves them offline after an import", async () => {
+    const exported = await runCli(
+      ["sync", "--export", bundle],
+      offlineEnv({ ECFR_BASE_URL: ecfr.url, CSL_BULK_URL: cslUrl })
+    )
+    expect(exported.status, exported.stderr).toBe(0)
+    expect(exported.stdout).toMatch(/wrote .*ecds-bundle\.tar\.gz: 12 eCFR parts \(issues 2026-11-10, 2026-11-18\)/)
+    const entries = await readArchive(bundle)
+    const manifest = JSON.parse(new TextDecoder().decode(entries.get("manifest.json")))
+    expect(manifest).toMatchObject({ format: "ecds-bundle/1", screening_list: { origin: cslUrl } })
+    expect(manifest.ecfr.parts).toHaveLength(12)
+    expect(Object.keys(manifest.files)).toHaveLength(37)
+
+    // the importing machine has no upstream at all
+    await ecfr.close()
+    await csl.close()
+    const env = offlineEnv({ CSL_BULK_URL: cslUrl })
+    const imported = await runCli(["sync", "--import", bundle], env)
+    expect(imported.status, imported.stderr).toBe(0)
+    expect(imported.stdout).toContain("12 eCFR parts and the screening list")
+
+    const server = await startServer({ config: { dataDir: env.DATA_DIR!, cslBulkUrl: cslUrl, rateLimitPerMinute: 0 } })
+    try {
+      const text = await server.get("/api/ecfr/740/plain/740.1")
+      expect(text.status).toBe(200)
+      expect(text.headers.get("x-ecfr-issue-date")).toBe("2026-11-18")
+      expect(await text.text()).toContain("§ 740.1 Introduction.")
+      for (
+        const path of ["/api/ecfr/121", "/api/ecfr/732/sections", "/api/eccn/3A001", "/api/country-chart?country=China"]
+      ) {
+        expect((await server.get(path)).status, path).toBe(200)
+      }
+      let screening = await server.get("/api/csl?name=Rustam%20Karimov")
+      for (let attempt = 0; screening.status === 503 && attempt < 100; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        screening = await server.get("/api/csl?name=Rustam%20Karimov")
+      }
+      expect(screening.status).toBe(200)
+      expect((await screening.json()).matches[0].name).toBe("KARIMOV, Rustam Valerievich")
+    } finally {
+      await server.close()
+    }
+  }, 300_000)
+
+  it("refuses a damaged bundle, naming the file, and writes nothing", async () => {
+    const entries = new Map(await readArchive(bundle))
+    entries.set("ecfr/title-15/part-740.xml", new TextEncoder().encode("<DIV5 N=\"740\">altered</DIV5>"))
+    const damaged = join(work, "damaged.tar.gz")
+    await writeArchive(damaged, [...entries])
+    const env = offlineEnv()
+    const refused = await runCli(["sync", "--import", damaged], env)
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain(
+      "is damaged; nothing was imported: ecfr/title-15/part-740.xml does not match its SHA-256"
+    )
+    expect(existsSync(join(env.DATA_DIR!, "ecfr"))).toBe(false)
+  }, 120_000)
+
+  it("refuses an export without all 12 parts, naming the missing ones", async () => {
+    const partial = await runCli(
+      ["sync", "--export", join(work, "partial.tar.gz"), "--from", ecfrFixtures],
+      offlineEnv()
+    )
+    expect(partial.status).toBe(1)
+    expect(partial.stderr).toContain("a bundle holds all 12 parts; not stored: part 732")
+    expect(existsSync(join(work, "partial.tar.gz"))).toBe(false)
+  }, 120_000)
+})
