@@ -116,6 +116,18 @@ export class InternalError extends Schema.TaggedError<InternalError>()(
   internalError.annotations
 ) {}
 
+const storeUnavailable = problem({
+  slug: "store-unavailable",
+  status: 503,
+  title: "Store unavailable",
+  description: "The database keeping shared state cannot be reached; nothing was changed. Retry in a few seconds."
+})
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()(
+  "StoreUnavailable",
+  storeUnavailable.fields,
+  storeUnavailable.annotations
+) {}
+
 const upstreamUnavailable = problem({
   slug: "upstream-unavailable",
   status: 503,
