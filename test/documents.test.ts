@@ -110,7 +110,7 @@ describe("documents", () => {
       expect(other.status, slug).toBe(200)
     }
     expect((await server.get("/pdf/nonsense/contract", { headers: { authorization: `Bearer ${key}` } })).status).toBe(
-      400
+      404
     )
   })
 
