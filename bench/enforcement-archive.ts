@@ -117,7 +117,9 @@ export const run = async () => {
       const terms = MiniSearchArchive.queryTerms(query)
       return index.search(query).slice(0, 20).map((hit) => MiniSearchArchive.snippet(bodies.get(hit.id)!, terms))
     })
-    const hits = await runtime.runPromise(Effect.map(repo.search("thermal cameras export", undefined, 20), (r) => r.total))
+    const hits = await runtime.runPromise(
+      Effect.map(repo.search("thermal cameras export", undefined, 20), (r) => r.total)
+    )
     return {
       description: `archive search over ${documents} synthetic documents (900 words each), 20 hits with snippets, ` +
         `${rounds} queries: SQL full-text search on the embedded engine vs the former in-process MiniSearch index`,

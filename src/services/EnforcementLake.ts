@@ -181,9 +181,11 @@ export const make = Effect.gen(function*() {
   // version is watched, so response caches drop answers built from an older archive within seconds.
   const seen = yield* Ref.make(yield* repo.version.pipe(Effect.orElseSucceed(() => 0)))
   yield* repo.version.pipe(
-    Effect.flatMap((version) => Ref.getAndSet(seen, version).pipe(
-      Effect.flatMap((before) => (before === version ? Effect.void : generation.bump))
-    )),
+    Effect.flatMap((version) =>
+      Ref.getAndSet(seen, version).pipe(
+        Effect.flatMap((before) => (before === version ? Effect.void : generation.bump))
+      )
+    ),
     Effect.catchAll(() => Effect.void),
     Effect.repeat(Schedule.spaced(watchInterval)),
     Effect.forkScoped
