@@ -31,6 +31,7 @@ import * as Screening from "../services/Screening.ts"
 import * as DocumentFiles from "../services/store/DocumentFilesSql.ts"
 import * as UserDirectory from "../services/UserDirectory.ts"
 import { SkillsFromConfig } from "./Skills.ts"
+import { WorkspaceServices } from "./Workspace.ts"
 
 /** The eCFR source with the answers parsed from it (ECCN entries, Country Chart and Groups). */
 const regulatoryData = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
@@ -60,7 +61,7 @@ export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
     Readiness.layer([...ReadinessChecks.shared, ReadinessChecks.store])
   ).pipe(
     Layer.provideMerge(EcfrReachability.layer),
-    Layer.provideMerge(PartyEnforcement.layer),
+    Layer.provideMerge(Layer.merge(PartyEnforcement.layer, WorkspaceServices)),
     Layer.provideMerge(dataServices(ecfrSource)),
     Layer.provide(FetchHttpClient.layer)
   )
