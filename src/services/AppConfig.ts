@@ -23,6 +23,8 @@ export interface AppConfigShape {
   readonly govinfoBaseUrl: string
   readonly regulationsBaseUrl: string
   readonly dojBaseUrl: string
+  /** CourtListener REST API v4, called under each caller's own token (court-records tools). */
+  readonly courtListenerBaseUrl: string
   /** EDGAR refuses automated clients without a User-Agent naming a contact; unset → EDGAR search is off. */
   readonly secEdgarUserAgent: Option.Option<string>
   readonly dataGovApiKey: Option.Option<Redacted.Redacted>
@@ -191,6 +193,7 @@ const variables = Config.all({
   govinfoBaseUrl: url("GOVINFO_BASE_URL", "https://api.govinfo.gov"),
   regulationsBaseUrl: url("REGULATIONS_BASE_URL", "https://api.regulations.gov"),
   dojBaseUrl: url("DOJ_BASE_URL", "https://www.justice.gov"),
+  courtListenerBaseUrl: url("COURTLISTENER_BASE_URL", "https://www.courtlistener.com"),
   secEdgarUserAgent: Config.option(checked("SEC_EDGAR_USER_AGENT", (text) => {
     const value = text.trim()
     return /\S+@\S+\.\S+/.test(value) && value.length <= 200
@@ -290,6 +293,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     govinfoBaseUrl: v.govinfoBaseUrl,
     regulationsBaseUrl: v.regulationsBaseUrl,
     dojBaseUrl: v.dojBaseUrl,
+    courtListenerBaseUrl: v.courtListenerBaseUrl,
     secEdgarUserAgent: v.secEdgarUserAgent,
     dataGovApiKey: v.dataGovApiKey,
     skillsSource: v.skillsSource,
