@@ -15,6 +15,8 @@ export interface AppConfigShape {
   readonly database: DatabaseConfig
   /** Redis for the anonymous rate limit across instances; unset → in memory. */
   readonly redisUrl: Option.Option<Redacted.Redacted>
+  /** Prefix of the rate limit's Redis keys, so deployments can share one Redis. */
+  readonly redisKeyPrefix: string
   readonly ecfrBaseUrl: string
   readonly cslBulkUrl: string
   readonly cslFile: Option.Option<string>
@@ -182,6 +184,12 @@ const variables = Config.all({
     /^rediss?:\/\/./.test(text.trim())
       ? Either.right(Redacted.make(text.trim()))
       : invalid("must be a redis:// or rediss:// URL (unset: the rate limit is kept in memory)"))),
+  redisKeyPrefix: checked("REDIS_KEY_PREFIX", (text) =>
+    /^[\x21-\x7e]{1,64}$/.test(text)
+      ? Either.right(text)
+      : invalid("must be 1 to 64 printable characters without spaces (unset: ecds:ratelimit:)")).pipe(
+      Config.withDefault("ecds:ratelimit:")
+    ),
   ecfrBaseUrl: url("ECFR_BASE_URL", "https://www.ecfr.gov"),
   cslBulkUrl: url(
     "CSL_BULK_URL",
@@ -285,6 +293,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
       sslCaFile: v.databaseSslCaFile
     },
     redisUrl: v.redisUrl,
+    redisKeyPrefix: v.redisKeyPrefix,
     ecfrBaseUrl: v.ecfrBaseUrl,
     cslBulkUrl: v.cslBulkUrl,
     cslFile: v.cslFile,
