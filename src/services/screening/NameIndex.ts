@@ -43,6 +43,8 @@ export interface NameIndex {
    * the name's (as written, or given names first for "SURNAME, Given") scores lower.
    */
   readonly nameOrdered: Uint8Array
+  /** 1 for a person's name: a query word between two matched words is likely a middle name. */
+  readonly namePersonal: Uint8Array
   /** Words before the comma of a "SURNAME, Given" name (0 without one). */
   readonly nameSurnameCount: Int32Array
   /** Consonant skeleton of every dictionary entry → ids (how romanised abjad words are looked up). */
@@ -311,6 +313,7 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
       pending,
       (item) => item.personal && item.name.tokens.length >= 2 && !item.name.tokens.every(isPinyin) ? 1 : 0
     ),
+    namePersonal: Uint8Array.from(pending, (item) => (item.personal ? 1 : 0)),
     nameSurnameCount: Int32Array.from(pending, (item) => surnameCountOf(item.listed, item.name.tokens.length)),
     skeletons,
     sortedTokens,

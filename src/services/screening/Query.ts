@@ -77,7 +77,7 @@ const linkCapacity = 1 << 16
  * Similarity of a romanised Arabic or Hebrew word to a listed word with the same consonants: high
  * for three or more consonants, lower for the short skeletons many names share ("l" for "Ali").
  */
-const abjadSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.92 : skeleton.length === 2 ? 0.88 : 0.8)
+const abjadSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.95 : skeleton.length === 2 ? 0.92 : 0.85)
 
 /**
  * A word cut short stands for the listed words it begins ("Shen" → "Shenzhen", "Fed." → "Federal"):
@@ -103,13 +103,15 @@ const lookalikeLetters: Record<string, string> = {
   "8": "b",
   "9": "g"
 }
-const lookalikeFolded = (token: string): string | undefined => {
+/** The word with lookalike digits read as letters ("1" as "i" and, separately, as "l"). */
+const lookalikeFolded = (token: string): Array<string> => {
   const digits = token.replace(/[^0-9]/g, "").length
-  if (digits === 0 || token.length < 4 || digits * 3 > token.length || !/^[a-z]/.test(token.replace(/[0-9]/g, ""))) {
-    return undefined
-  }
+  if (digits === 0 || digits * 2 > token.length || !/[a-z]/.test(token)) return []
   const folded = token.replace(/[0-9]/g, (digit) => lookalikeLetters[digit] ?? digit)
-  return hasDigit(folded) ? undefined : folded
+  if (hasDigit(folded)) return []
+  return token.includes("1")
+    ? [folded, token.replace(/[0-9]/g, (digit) => digit === "1" ? "l" : lookalikeLetters[digit]!)]
+    : [folded]
 }
 /** A lookalike-folded word is a little less certain than one typed in letters. */
 const lookalikeDiscount = 0.97
@@ -176,11 +178,13 @@ export const makePreparer = (index: NameIndex) => {
   }
 
   const resemblingToken = (text: string, mark: number): Map<number, number> => {
-    const folded = lookalikeFolded(text)
-    if (folded !== undefined) {
+    const folds = lookalikeFolded(text)
+    if (folds.length > 0) {
       const similar = resembling(text, true)
-      for (const [id, score] of resembling(folded, true)) {
-        if ((similar.get(id) ?? 0) < score * lookalikeDiscount) similar.set(id, score * lookalikeDiscount)
+      for (const folded of folds) {
+        for (const [id, score] of resembling(folded, true)) {
+          if ((similar.get(id) ?? 0) < score * lookalikeDiscount) similar.set(id, score * lookalikeDiscount)
+        }
       }
       return similar
     }
@@ -238,6 +242,8 @@ export const makePreparer = (index: NameIndex) => {
       totalWeight += weights[i]!
     }
     for (let i = 1; i < tokens.length; i++) {
+      // A repeated word joins nothing: "HAMAWANDI HAMAWANDI Kawa" must not pair as "hamawandi" + "hamawandikawa".
+      if (tokens.indexOf(tokens[i - 1]!) < i - 1 || tokens.indexOf(tokens[i]!) < i) continue
       const joined = tokens[i - 1]! + tokens[i]!
       slots.push({ text: joined, mask: 3 << (i - 1), similar: resembling(joined, false) })
     }

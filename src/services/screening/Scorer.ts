@@ -24,7 +24,7 @@ export const unmatchedNameCost = 0.2
  * A query word between two words that matched a person's name is most likely a middle, clan or
  * father's name the list leaves out ("Sergey Kuzhugetovich Shoigu"): it costs this share.
  */
-export const insertedPartCost = 0.45
+export const insertedPartCost = 0.3
 /**
  * Factor on a person's name matched in another word order than the list writes it ("Friedrich
  * Hans" for "Hans Friedrich", "Mahmud bin Rashid" for "Rashid bin Mahmud"): below the default
@@ -132,7 +132,7 @@ export const score = (index: NameIndex, query: PreparedQuery, name: number): num
     paired += pairWeight[best]!
   }
   const ordered = index.nameOrdered[name] === 1
-  const leftInQuery = ordered
+  const leftInQuery = index.namePersonal[name] === 1
     ? unmatchedQueryWeight(query, usedQuery)
     : query.totalWeight - queryWeight(query, usedQuery)
   const leftInName = index.nameWeight[name]! - nameWeight(index, tokenStart, aligned, usedName)

@@ -10,7 +10,8 @@ export const pinyinSyllables: ReadonlySet<string> = (() => {
   const syllables = new Set<string>()
   for (let code = 0x4e00; code <= 0x9fa5; code++) {
     const reading = anyAscii(String.fromCharCode(code)).toLowerCase()
-    if (/^[a-z]+$/.test(reading)) syllables.add(reading)
+    // Syllabic nasals ("m", "ng", "hm": interjections) would make any word with an m or n Pinyin-shaped.
+    if (/^[a-z]*[aeiouv][a-z]*$/.test(reading)) syllables.add(reading)
   }
   return syllables
 })()
