@@ -35,6 +35,8 @@ export interface NameIndex {
   readonly nameAlternates: Int32Array
   /** For each alternate form, the bit mask of the token positions it stands for. */
   readonly nameAlternateMask: Int32Array
+  /** For each alternate form, the similarity a match through it is worth (1; less for acronyms). */
+  readonly nameAlternateStrength: Float32Array
   /** Sum of token weights per name. */
   readonly nameWeight: Float32Array
   /**
@@ -110,6 +112,27 @@ const readingOrders = (listed: string, count: number): Array<Array<number>> => {
   const surnameCount = surnameCountOf(listed, count)
   if (surnameCount === 0) return [positions]
   return [positions, [...positions.slice(surnameCount), ...positions.slice(0, surnameCount)]]
+}
+
+/**
+ * An organization's initials stand for its name ("PLA" for "People's Liberation Army"): a match
+ * through them is worth this much, above the default threshold but below a spelled-out match, since
+ * many names share initials.
+ */
+const acronymStrength = 0.9
+const minAcronymWords = 3
+const maxAcronymWords = 8
+
+/** The initials of a name's identifying words (not legal forms, titles or fillers), with their positions. */
+const acronymOf = (name: NormalizedName): { text: string; mask: number } | undefined => {
+  let text = ""
+  let mask = 0
+  for (let i = 0; i < name.tokens.length && i < maxMaskedTokens; i++) {
+    if (name.classes[i] !== TokenClass.name || hasDigit(name.tokens[i]!)) continue
+    text += name.tokens[i]![0]
+    mask |= 1 << i
+  }
+  return text.length >= minAcronymWords && text.length <= maxAcronymWords ? { text, mask } : undefined
 }
 
 const csr = (lists: ReadonlyArray<ReadonlyArray<number>>) => {
@@ -191,15 +214,18 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
 
   const alternates: Array<Array<number>> = []
   const alternateMasks: Array<Array<number>> = []
+  const alternateStrengths: Array<Array<number>> = []
   for (const [nameIndex, item] of pending.entries()) {
     if (nameIndex % stepEvery === 0) yield
     const ids: Array<number> = []
     const masks: Array<number> = []
-    const add = (text: string, mask: number) => {
+    const strengths: Array<number> = []
+    const add = (text: string, mask: number, strength = 1) => {
       const id = intern(text)
       for (let k = 0; k < ids.length; k++) if (ids[k] === id && masks[k] === mask) return
       ids.push(id)
       masks.push(mask)
+      strengths.push(strength)
     }
     const words = item.name.tokens
     for (const order of readingOrders(item.listed, words.length)) {
@@ -210,8 +236,11 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
       }
     }
     for (const form of item.name.forms) add(form.text, form.mask)
+    const acronym = item.personal ? undefined : acronymOf(item.name)
+    if (acronym !== undefined) add(acronym.text, acronym.mask, acronymStrength)
     alternates.push(ids)
     alternateMasks.push(masks)
+    alternateStrengths.push(strengths)
   }
 
   const nameCount = pending.length
@@ -308,6 +337,7 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     nameAlternateStart: nameAlternateCsr.start,
     nameAlternates: nameAlternateCsr.values,
     nameAlternateMask: csr(alternateMasks).values,
+    nameAlternateStrength: Float32Array.from(alternateStrengths.flat()),
     nameWeight,
     nameOrdered: Uint8Array.from(
       pending,
