@@ -87,6 +87,8 @@ const abjadSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.95 : ske
  */
 const truncationSimilarity = { dotted: 0.93, bare: 0.86 }
 const maxCompletions = { dotted: 256, bare: 64 }
+/** Longer bare words are whole words: looking up their completions only costs time. */
+const maxBareCut = 6
 /** The listed word must be this many letters longer than the cut. */
 const minCutLetters = 2
 
@@ -192,7 +194,7 @@ export const makePreparer = (index: NameIndex) => {
     if (hasDigit(text)) return similar
     if ((mark & TokenMark.abjad) !== 0) abjadMatches(text, similar)
     const dotted = (mark & TokenMark.dotted) !== 0
-    if (text.length >= (dotted ? 2 : 4)) completions(text, dotted, similar)
+    if (dotted ? text.length >= 2 : text.length >= 4 && text.length <= maxBareCut) completions(text, dotted, similar)
     return similar
   }
 

@@ -387,6 +387,8 @@ const honorificTokens = [
   "eng",
   "engineer",
   "comrade",
+  "president",
+  "minister",
   "jr",
   "junior",
   "senior",
