@@ -2,7 +2,7 @@ import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
 import type { SearchableName } from "./Aliases.ts"
 import * as DeletionIndex from "./DeletionIndex.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
-import { isPinyin } from "./Sinitic.ts"
+import { isPinyin, wadeGilesKeys } from "./Sinitic.ts"
 import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
 
 /**
@@ -51,6 +51,8 @@ export interface NameIndex {
   readonly nameSurnameCount: Int32Array
   /** Consonant skeleton of every dictionary entry → ids (how romanised abjad words are looked up). */
   readonly skeletons: ReadonlyMap<string, ReadonlyArray<number>>
+  /** Wade-Giles spelling → ids of the dictionary entries that stand for it (see `Sinitic`). */
+  readonly wadeGiles: ReadonlyMap<string, ReadonlyArray<number>>
   /** Single-token ids in alphabetical order of their text (prefix lookups of truncated words). */
   readonly sortedTokens: Int32Array
 
@@ -319,6 +321,16 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     if (list) list.push(id)
     else skeletons.set(key, [id])
   }
+  const wade = new Map<string, Array<number>>()
+  for (let id = 0; id < tokens.length; id++) {
+    if (id % stepEvery === 0) yield
+    if (tokens[id]!.length < 2 || hasDigit(tokens[id]!)) continue
+    for (const key of wadeGilesKeys(tokens[id]!)) {
+      const list = wade.get(key)
+      if (list) list.push(id)
+      else wade.set(key, [id])
+    }
+  }
   const sortedTokens = Int32Array.from({ length: singleTokenCount }, (_, id) => id)
     .sort((a, b) => (tokens[a]! < tokens[b]! ? -1 : tokens[a]! > tokens[b]! ? 1 : 0))
 
@@ -347,6 +359,7 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     nameSurnameCount: Int32Array.from(pending, (item) => surnameCountOf(item.listed, item.name.tokens.length)),
     skeletons,
     sortedTokens,
+    wadeGiles: wade,
     dictionary,
     tokens,
     singleTokenCount,

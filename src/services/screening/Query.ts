@@ -2,6 +2,7 @@ import { MaxNameTokens } from "../../domain/Screening.ts"
 import type { NameIndex } from "./NameIndex.ts"
 import { classWeight } from "./NameIndex.ts"
 import { normalize, TokenClass, TokenMark } from "./Normalize.ts"
+import { wadeGilesKeys } from "./Sinitic.ts"
 import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys, similarity } from "./TokenSimilarity.ts"
 
 /**
@@ -87,6 +88,8 @@ const abjadSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.95 : ske
  */
 const truncationSimilarity = { dotted: 0.93, bare: 0.86 }
 const maxCompletions = { dotted: 256, bare: 64 }
+/** A Chinese name in Wade-Giles against its Pinyin, or the reverse: the same syllables. */
+const romanizationSimilarity = 0.93
 /** Longer bare words are whole words: looking up their completions only costs time. */
 const maxBareCut = 6
 /** The listed word must be this many letters longer than the cut. */
@@ -179,6 +182,15 @@ export const makePreparer = (index: NameIndex) => {
     }
   }
 
+  /** Listed words spelling the same Chinese syllables in the other romanization ("tsetung" ↔ "zedong"). */
+  const wadeGilesMatches = (text: string, similar: Map<number, number>) => {
+    for (const key of wadeGilesKeys(text)) {
+      for (const id of index.wadeGiles.get(key) ?? []) {
+        if ((similar.get(id) ?? 0) < romanizationSimilarity) similar.set(id, romanizationSimilarity)
+      }
+    }
+  }
+
   const resemblingToken = (text: string, mark: number): Map<number, number> => {
     const folds = lookalikeFolded(text)
     if (folds.length > 0) {
@@ -193,6 +205,7 @@ export const makePreparer = (index: NameIndex) => {
     const similar = resembling(text, true)
     if (hasDigit(text)) return similar
     if ((mark & TokenMark.abjad) !== 0) abjadMatches(text, similar)
+    wadeGilesMatches(text, similar)
     const dotted = (mark & TokenMark.dotted) !== 0
     if (dotted ? text.length >= 2 : text.length >= 4 && text.length <= maxBareCut) completions(text, dotted, similar)
     return similar
@@ -247,7 +260,9 @@ export const makePreparer = (index: NameIndex) => {
       // A repeated word joins nothing: "HAMAWANDI HAMAWANDI Kawa" must not pair as "hamawandi" + "hamawandikawa".
       if (tokens.indexOf(tokens[i - 1]!) < i - 1 || tokens.indexOf(tokens[i]!) < i) continue
       const joined = tokens[i - 1]! + tokens[i]!
-      slots.push({ text: joined, mask: 3 << (i - 1), similar: resembling(joined, false) })
+      const similar = resembling(joined, false)
+      wadeGilesMatches(joined, similar)
+      slots.push({ text: joined, mask: 3 << (i - 1), similar })
     }
     for (const form of forms) slots.push({ text: form.text, mask: form.mask, similar: resembling(form.text, false) })
 
