@@ -38,6 +38,8 @@ const records = [
   record("SHOIGU, Sergei Kuzhugetovich", "Individual"),
   record("MUHAMMAD, Yusuf", "Individual"),
   record("WANG, Wei", "Individual"),
+  record("MAO, Zedong", "Individual"),
+  record("Xiaoming ZHANG", "Individual"),
   record("BORISOV, Anatoly", "Individual"),
   record("Korea Mining Development Trading Corporation", "Entity"),
   record("Kolmar Group AG", "Entity"),
@@ -120,6 +122,8 @@ describe("alerting at the default threshold", () => {
     alerts("محمد يوسف", "MUHAMMAD, Yusuf")
     alerts("Игорь Сечин", "SECHIN, Igor Ivanovich")
     alerts("王伟", "WANG, Wei")
+    alerts("Mao Tse-tung", "MAO, Zedong")
+    alerts("Hsiao-ming Chang", "Xiaoming ZHANG")
   })
 
   it("keeps a series number significant", () => {
