@@ -36,6 +36,11 @@ export interface AppConfigShape {
   readonly skillsGithubToken: Option.Option<Redacted.Redacted>
   readonly logLevel: string
   readonly rateLimitPerMinute: number
+  /**
+   * The longest a request waits on an upstream (across retries and sequential calls) before it is
+   * answered from a stored copy, a local fallback or a 503; the upstream work itself may go on.
+   */
+  readonly upstreamDeadlineSeconds: number
   readonly trustProxy: boolean
   /** Enclave deployment: how service JWTs are verified (see `services/ServiceJwt.ts`). */
   readonly serviceJwt: ServiceJwtConfig
@@ -222,6 +227,7 @@ const variables = Config.all({
   skillsGithubToken: Config.option(Config.redacted("SKILLS_GITHUB_TOKEN")),
   logLevel: oneOf("LOG_LEVEL", LogLevelNames, "info"),
   rateLimitPerMinute: integerIn("RATE_LIMIT_PER_MINUTE", 0, 1_000_000, 120, "an integer >= 0 (0 turns the limit off)"),
+  upstreamDeadlineSeconds: integerIn("UPSTREAM_DEADLINE_SECONDS", 1, 120, 8, "whole seconds from 1 to 120"),
   trustProxy: Config.string("TRUST_PROXY").pipe(
     Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
     Config.withDefault(false)
@@ -311,6 +317,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     skillsGithubToken: v.skillsGithubToken,
     logLevel: v.logLevel,
     rateLimitPerMinute: v.rateLimitPerMinute,
+    upstreamDeadlineSeconds: v.upstreamDeadlineSeconds,
     trustProxy: v.trustProxy,
     serviceJwt: {
       issuer: v.serviceJwtIssuer,
