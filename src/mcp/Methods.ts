@@ -95,7 +95,13 @@ const toolsList: Method = {
   run: (context) => {
     const member = hasUsableCredential(context.principal)
     return Effect.map(
-      fromPage("tools", "tools", context.catalog.tools(context.principal), context, (tool) => tool.listing),
+      fromPage(
+        "tools",
+        "tools",
+        context.catalog.tools(context.principal).filter((tool) => tool.definition.listed),
+        context,
+        (tool) => tool.listing
+      ),
       (page) => ({
         ...page,
         ttlMs: listTtlMs,
