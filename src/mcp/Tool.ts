@@ -166,14 +166,18 @@ const schemaValued = new Set(["items", "additionalProperties", "not", "contains"
 const schemaListValued = new Set(["anyOf", "oneOf", "allOf", "prefixItems"])
 const schemaMapValued = new Set(["properties", "$defs", "patternProperties"])
 
-/** Effect's generated descriptions restate the pattern beside it ("a string matching the pattern …"). */
+/**
+ * Effect's generated descriptions restate the keywords beside them ("a string matching the pattern
+ * …", "an array of at least 1 item(s)"); authored ones start with a capital, a backtick or a digit.
+ */
 const isGeneratedDescription = (value: unknown) =>
-  typeof value === "string" && /^an? [a-z ]+ matching the pattern /.test(value)
+  typeof value === "string" &&
+  /^an? (?:string|array|number|integer|non[ -]empty|positive|negative|non-negative|finite|boolean)\b/.test(value)
 
 /**
  * A JSON Schema as an agent reads it: without the titles Effect generates from refinements
- * (`between(1, 100)`, `maxLength(32)`), descriptions that only restate a pattern, or an empty
- * `required`. Every agent pays for these characters on every `tools/list`; they say nothing the
+ * (`between(1, 100)`, `maxLength(32)`), descriptions that only restate a pattern, examples beside a
+ * description that gives them, or an empty `required`. Every agent pays for these characters on every `tools/list`; they say nothing the
  * keywords beside them do not.
  */
 export const leanSchema = (schema: unknown): unknown => {
@@ -182,6 +186,8 @@ export const leanSchema = (schema: unknown): unknown => {
   const lean: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(schema)) {
     if (key === "title" || (key === "description" && isGeneratedDescription(value))) continue
+    // the descriptions here carry their examples in backticks; the keyword would repeat them
+    if (key === "examples" && typeof (schema as Record<string, unknown>).description === "string") continue
     if (key === "required" && Array.isArray(value) && value.length === 0) continue
     if (schemaValued.has(key) || schemaListValued.has(key)) lean[key] = leanSchema(value)
     else if (schemaMapValued.has(key) && typeof value === "object" && value !== null) {
@@ -210,6 +216,7 @@ export const describe = (tool: Any): Record<string, unknown> => {
       : `Deprecated: ${tool.deprecated} ${tool.description}`,
     inputSchema: leanSchema(jsonSchemaOf(tool.input)),
     annotations: { ...hints, ...effects },
-    _meta: { "svc/version": tool.version, "svc/deprecated": tool.deprecated !== undefined }
+    // deprecation is flagged where it applies; discovery lists `deprecated` for every tool
+    _meta: { "svc/version": tool.version, ...(tool.deprecated === undefined ? {} : { "svc/deprecated": true }) }
   }
 }

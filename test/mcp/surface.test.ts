@@ -60,7 +60,7 @@ describe("MCP tools, resources and disclosure", () => {
       // lean: no output schema (the REST twin's shape is in /openapi.json), no generated titles, no
       // repeated title or hints that mean nothing for a read-only tool
       annotations: { readOnlyHint: true, openWorldHint: false },
-      _meta: { "svc/version": "1.0.0", "svc/deprecated": false }
+      _meta: { "svc/version": "1.0.0" }
     })
     const note = items.find((tool) => tool.name === "term_note")
     expect(note.outputSchema).toBeUndefined()

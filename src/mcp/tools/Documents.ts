@@ -40,7 +40,7 @@ const Draft = Schema.optional(Schema.Boolean.annotations({
   description: "true: watermarked draft, free, not for reliance (default false)"
 }))
 
-const priceNote = `Final documents cost one credit (${[...freeDocumentSlugs].join(", ")}: free); drafts are free.`
+const priceNote = `A final document costs a credit (${[...freeDocumentSlugs].join(", ")}: free), a draft nothing.`
 
 /** REST twin: `GET /pdf/{slug}/contract`, one tool for every document type. */
 const getPdfContract = Tool.make({
@@ -153,8 +153,8 @@ const createPdf = Tool.make({
   name: "create_pdf",
   title: "Create a compliance PDF",
   description: "Renders a compliance PDF from a payload (see get_pdf_contract) and answers a download link " +
-    `(url, expires_at, sha256), never bytes; the link is the credential and expires. ${priceNote} When the ` +
-    "caller cannot pay, the error's structured content carries purchase information.",
+    `(url, expires_at, sha256): the link is the credential and expires. ${priceNote} An error's structured ` +
+    "content carries purchase information.",
   version: "1.0.0",
   enterprise: true,
   annotations: renderAnnotations("Create a compliance PDF"),

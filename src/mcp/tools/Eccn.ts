@@ -39,11 +39,11 @@ export const getCountryChartRow = Tool.make({
 const RuleChangesInput = Schema.Struct({
   topic: RadarParams.fields.topic,
   eccn: Schema.optional(EccnParameter.annotations({
-    description: "Keep only documents naming this ECCN (a paragraph matches its ECCN), e.g. `3A090`"
+    description: "Only documents naming this ECCN (`3A090`; a paragraph matches its ECCN)"
   })),
   limit: Schema.optional(
     Schema.Int.pipe(Schema.between(1, 100)).annotations({
-      description: "Maximum number of documents, 1 to 100 (default: all the radar holds)"
+      description: "Maximum documents (default all)"
     })
   )
 })

@@ -8,10 +8,8 @@ export const checkPartyEnforcement = Tool.make({
   name: "check_party_enforcement",
   title: "Check a counterparty's enforcement history",
   description: "Screens one counterparty (aliases, country optional) against BIS, DDTC and DOJ actions, the " +
-    "enforcement archive and the Denied Persons List, fuzzy on names. One group per source (`ok`, `error`, " +
-    "`not_configured`) with scored hits and citations, and a `summary`. A failed source is never clear: " +
-    "read `result` (possible_match, no_match_found, incomplete). Leads for human review; search_csl " +
-    "screens all lists.",
+    "enforcement archive and the Denied Persons List. Per source a status (ok, error, not_configured) and " +
+    "scored hits with citations. A failed source is never clear: read `result`. Leads for human review.",
   version: "1.0.0",
   enterprise: true,
   annotations: Tool.readOnly("Check a counterparty's enforcement history", true),

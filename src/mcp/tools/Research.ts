@@ -19,7 +19,7 @@ import * as Tool from "../Tool.ts"
 /** Bodies an agent can read in one go: long rules are cut here, `body_truncated` says so. */
 export const FederalRegisterBodyChars = 40_000
 
-const failSoft = "A source down or not configured answers empty `results` with an `error`: read it first."
+const failSoft = "Fails soft: read `error` first."
 
 /** REST twin: `GET /api/federal-register`. */
 export const searchFederalRegister = Tool.make({

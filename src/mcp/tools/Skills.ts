@@ -7,6 +7,13 @@ const NameInput = Schema.Struct({
   name: SkillName.annotations({ description: "The skill, e.g. `svc-classify`; `list_skills` names all 20" })
 })
 
+/** The bundle takes the same names; get_skill's listing already enumerates them, once is enough. */
+const BundleInput = Schema.Struct({
+  name: SkillName.annotations({
+    jsonSchema: { type: "string", pattern: "^svc-[a-z-]+$", description: "A skill name as get_skill takes it" }
+  })
+})
+
 /** REST twin: `GET /skills`. */
 export const listSkills = Tool.make({
   name: "list_skills",
@@ -40,7 +47,7 @@ export const getSkillBundle = Tool.make({
   description: "SKILL.md plus every template, reference and prompt of one skill (file name → markdown).",
   version: "1.0.0",
   annotations: Tool.readOnly("Read a skill with all its files"),
-  input: NameInput,
+  input: BundleInput,
   output: Tool.structured(SkillBundle),
   run: ({ name }) => Effect.flatMap(SkillsMirror, (mirror) => mirror.bundle(name))
 })
