@@ -3,6 +3,7 @@ import { hasUsableCredential, type Principal } from "../domain/Principal.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import type { McpCatalogShape } from "./Catalog.ts"
 import { ErrorCode, RpcError } from "./JsonRpc.ts"
+import { nearestNames } from "./NearestNames.ts"
 import { paginate } from "./Pagination.ts"
 import { type Era, negotiateLegacy, SupportedVersions } from "./Protocol.ts"
 
@@ -125,8 +126,17 @@ const toolsCall: Method = {
   run: ({ catalog, params, principal }) => {
     const name = stringParam(params, "name")
     if (name instanceof RpcError) return Effect.fail(name)
-    const tool = catalog.tools(principal).find((candidate) => candidate.definition.name === name)
-    if (tool === undefined) return Effect.fail(new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`))
+    const tools = catalog.tools(principal)
+    const tool = tools.find((candidate) => candidate.definition.name === name)
+    if (tool === undefined) {
+      // suggest among the tools this caller may call, listed ones only (aliases have a listed twin)
+      const shown = name.slice(0, 100)
+      const nearest = nearestNames(shown, tools.filter((t) => t.definition.listed).map((t) => t.definition.name))
+      const hint = nearest.length === 0 ? " (tools/list names them all)" : `. Did you mean ${nearest.join(", ")}?`
+      return Effect.fail(
+        new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${shown}${hint}`, 200, { name: shown, nearest })
+      )
+    }
     return tool.call(params.arguments, principal)
   }
 }

@@ -157,7 +157,16 @@ describe("MCP tools, resources and disclosure", () => {
 
   it("answers an unknown or undisclosed tool with -32602", async () => {
     const unknown = await call(server, "no_such_tool", {})
-    expect(unknown.json.error).toEqual({ code: -32602, message: "Unknown tool: no_such_tool" })
+    expect(unknown.json.error).toEqual({
+      code: -32602,
+      message: "Unknown tool: no_such_tool (tools/list names them all)",
+      data: { name: "no_such_tool", nearest: [] }
+    })
+    const typo = await call(server, "lookup_terms", {})
+    expect(typo.json.error).toMatchObject({
+      message: "Unknown tool: lookup_terms. Did you mean lookup_term, list_terms, term_note?",
+      data: { nearest: ["lookup_term", "list_terms", "term_note"] }
+    })
     const enterprise = await call(server, "term_audit", {}, bearers.apiKey)
     expect(enterprise.json.result.structuredContent).toEqual({ count: 3 })
   })
