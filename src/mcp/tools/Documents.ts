@@ -14,6 +14,7 @@ import {
   type PlanInfo
 } from "../../domain/Documents.ts"
 import { contractDocuments, contracts } from "../../domain/documents/index.ts"
+import { publishedProblem } from "../../domain/Problem.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
 import { DocumentPayers, type NoPayer } from "../../services/DocumentPayers.ts"
@@ -83,10 +84,10 @@ const purchaseInformation = (error: CreditsRequired | ApiKeyRequired, baseUrl: s
   const problem = error._tag === "CreditsRequired"
     ? Schema.encodeSync(CreditsRequired)(error)
     : Schema.encodeSync(ApiKeyRequired)(error)
-  return new Tool.StructuredFailure(`${error.title}: ${error.detail} Purchase information: ${error.plan.purchaseUrl}`, {
-    ...problem,
-    type: `${baseUrl}${problem.type}`
-  })
+  return new Tool.StructuredFailure(
+    `${error.title}: ${error.detail} Purchase information: ${error.plan.purchaseUrl}`,
+    publishedProblem(problem, baseUrl)
+  )
 }
 
 /** Callers who reach these tools can pay, except enclave services without the `pdf` entitlement. */
