@@ -53,6 +53,9 @@ const CreateInput = (slug: DocumentSlug) =>
     }),
     draft: Schema.optional(Schema.Boolean.annotations({
       description: "true: a watermarked draft, free and not for reliance (default false)"
+    })),
+    allow_incomplete: Schema.optional(Schema.Boolean.annotations({
+      description: "true: a final even with judgement sections empty (else rendered as a draft marked Incomplete)"
     }))
   })
 
@@ -106,7 +109,7 @@ const createTool = (slug: DocumentSlug) => {
     },
     input: CreateInput(slug),
     output: Tool.structured(DocumentLink),
-    run: ({ draft = false, payload }) =>
+    run: ({ allow_incomplete = false, draft = false, payload }) =>
       Effect.gen(function*() {
         const config = yield* AppConfig
         const plan = yield* DocumentRendering.planInfo
@@ -123,7 +126,7 @@ const createTool = (slug: DocumentSlug) => {
         const files = yield* DocumentFiles
         const render = DocumentRendering.make(yield* Renderer, plan)
         const { charge, delivered, document } = yield* render(
-          { slug, body: payload, draft, payer },
+          { slug, body: payload, draft, allowIncomplete: allow_incomplete, payer },
           (rendered) =>
             files.put({ fileName: rendered.fileName, bytes: rendered.bytes, warnings: rendered.warnings.count })
         ).pipe(Effect.catchTag("CreditsRequired", (error) =>
@@ -136,7 +139,7 @@ const createTool = (slug: DocumentSlug) => {
           content_type: "application/pdf" as const,
           bytes: document.bytes.byteLength,
           sha256: delivered.sha256,
-          draft,
+          draft: document.draft,
           warnings: document.warnings,
           metering: charge.metering,
           ...(charge.credits === undefined
