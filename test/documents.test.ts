@@ -39,7 +39,8 @@ const minimalCertificate = {
   DATE: "2026-11-19",
   SCREENED_BY: "Jane Doe",
   OVERALL_RESULT: "screen-clear",
-  PARTIES: [{ PARTY: "Example GmbH", COUNTRY: "Germany", RESULT: "screen-clear" }]
+  PARTIES: [{ PARTY: "Example GmbH", COUNTRY: "Germany", RESULT: "screen-clear" }],
+  CERTIFICATION_STATEMENT: "Screened as recorded."
 }
 const minimalTcp = {
   COMPANY_NAME: "Northwind",
@@ -47,7 +48,14 @@ const minimalTcp = {
   VERSION: "1",
   DATE: "2026-11-19",
   TCP_OWNER: "Jane Doe",
-  FACILITY: "Boston lab"
+  FACILITY: "Boston lab",
+  // one value per judgement section, so a final is not rendered as an incomplete draft
+  TECHNOLOGY_DESCRIPTION: "<p>Encryption firmware source.</p>",
+  DEEMED_EXPORT_ANALYSIS: "<p>No foreign persons.</p>",
+  MARKING: "Marked on every page.",
+  TRANSMISSION: "Encrypted only.",
+  BRIEFING_ACKNOWLEDGMENT: "Signed yearly.",
+  AUDIT_PROCEDURES: "Yearly audit."
 }
 
 describe("documents", () => {

@@ -47,6 +47,10 @@ export const DocumentContract = Schema.Struct({
     value: Schema.Struct({ values: Schema.Array(Schema.String), fields: Schema.Array(Schema.String) })
   }).annotations({ description: "Enumerated value sets and the keys (or `TABLE[].COLUMN`) that take them" }),
   authoring_notes: Schema.Array(Schema.String),
+  judgement_sections: Schema.Array(Schema.String).annotations({
+    description: "The sections of judgement: a document with any of them empty is marked Incomplete on its cover " +
+      "and rendered as a draft unless the caller asks for a final with allow_incomplete"
+  }),
   // described as a plain object: the generated schema would repeat the `/schemas/unknown` id
   fields: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
     jsonSchema: {

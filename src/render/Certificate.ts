@@ -5,7 +5,7 @@ import { decoratePages } from "./pdf/Frame.ts"
 import { regularDensity, type TableDensity, tableHeight } from "./pdf/Table.ts"
 import { Colors, Page, Type } from "./pdf/Theme.ts"
 import { Writer } from "./pdf/Writer.ts"
-import { coverFacts, frameOf, infoOf, type RenderOptions } from "./Report.ts"
+import { coverFacts, frameOf, incompleteMark, infoOf, type RenderOptions } from "./Report.ts"
 import { dataTable, drawDataTable, drawFacts, drawSignOff, signOffHeight } from "./Sections.ts"
 
 const statementKeys = ["OWNERSHIP_REVIEW", "ADJUDICATION_NOTES"] as const
@@ -142,6 +142,7 @@ export const renderCertificate = async (
   w.write(subject.text, "sans", w.left, 79, { lineBreak: false })
   w.y = 120
   if (card) w.image(card)
+  incompleteMark(w, content)
   drawFacts(w, content, [
     "SCREENED_BY",
     "SCREENING_TOOL",

@@ -1,4 +1,4 @@
-import type { Contract } from "../domain/documents/Contract.ts"
+import { type Contract, missingJudgements } from "../domain/documents/Contract.ts"
 import type { Tone } from "../domain/documents/Fields.ts"
 import { type Block, proseBlocks, sanitizeHtml } from "./Html.ts"
 import type { Fallback } from "./pdf/FallbackFonts.ts"
@@ -16,6 +16,8 @@ export interface Content {
   readonly rows: (key: string) => ReadonlyArray<Readonly<Record<string, string>>>
   readonly has: (key: string) => boolean
   readonly warnings: Array<string>
+  /** Judgements of the contract with nothing in the payload: marked on the cover. */
+  readonly incomplete: ReadonlyArray<string>
 }
 
 const longDate = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" })
@@ -86,6 +88,7 @@ export const prepareContent = (
     blocks: (key) => rich.get(key) ?? [],
     rows: (key) => tables.get(key) ?? [],
     has: (key) => strings.has(key) || tables.has(key),
-    warnings: notes
+    warnings: notes,
+    incomplete: missingJudgements(contract, values)
   }
 }

@@ -107,6 +107,7 @@ const drawCover = (w: Writer, content: Content, card: Picture | undefined, draft
   w.write(subject.text, "sansBold", w.left, 140, { width: w.width })
   w.y = 296
   if (card) w.image(card)
+  incompleteMark(w, content)
   w.space(6)
   w.caption("Document control")
   drawFacts(w, content, ["DOC_NUMBER", "VERSION", "DATE", "DOCUMENT_STATUS", presentation.authorKey, "CONFIDENTIALITY"])
@@ -117,6 +118,16 @@ const drawCover = (w: Writer, content: Content, card: Picture | undefined, draft
   if (draft) w.callout(`${DraftNotice}. Final documents are rendered without the draft flag.`, "danger")
   w.font("serifItalic", Type.small, Colors.muted)
   doc.text(notice, w.left, w.y, { width: w.width })
+}
+
+/** The cover's "Incomplete" mark: which judgements the payload left empty (real text, not a picture). */
+export const incompleteMark = (w: Writer, content: Content): void => {
+  if (content.incomplete.length === 0) return
+  w.callout(
+    `INCOMPLETE — nothing was provided for ${content.incomplete.length} required section(s): ` +
+      `${content.incomplete.join("; ")}.`,
+    "danger"
+  )
 }
 
 const drawNotes = (w: Writer, warnings: ReadonlyArray<string>) => {

@@ -6,7 +6,7 @@ import {
   type PlanInfo,
   type RenderBackendUnavailable
 } from "../domain/Documents.ts"
-import { validatePayload } from "../domain/documents/Contract.ts"
+import { missingJudgements, validatePayload } from "../domain/documents/Contract.ts"
 import { contracts } from "../domain/documents/index.ts"
 import { InvalidRequest } from "../domain/Problem.ts"
 import { AppConfig } from "./AppConfig.ts"
@@ -28,6 +28,8 @@ export interface RenderOrder {
   /** The parsed JSON payload, validated here against the slug's contract. */
   readonly body: unknown
   readonly draft: boolean
+  /** Render a final even when judgement sections are empty (else such a payload renders as a draft). */
+  readonly allowIncomplete?: boolean
   readonly payer: Payer
 }
 
@@ -73,20 +75,29 @@ export const make = (renderer: RendererShape, plan: PlanInfo) =>
   E | InvalidRequest | CreditsRequired | RenderBackendUnavailable
 > =>
   Effect.gen(function*() {
-    const { draft, payer, slug } = order
+    const { payer, slug } = order
     const payload = validatePayload(contracts[slug], order.body)
     if (Either.isLeft(payload)) {
       const names = payload.left.map((issue) => `${issue.name} (${issue.reason})`).join("; ")
       return yield* new InvalidRequest({ detail: `Invalid payload: ${names}`, invalidParams: payload.left })
     }
     const values = payload.right.values
+    // a skeleton must not pass for a paid final: with judgement sections empty it is a (free) draft unless asked for
+    const incomplete = missingJudgements(contracts[slug], values)
+    const downgraded = !order.draft && incomplete.length > 0 && order.allowIncomplete !== true
+    const draft = order.draft || downgraded
+    const notes = downgraded
+      ? [
+        `${incomplete.length} required section(s) empty, rendered as a draft; ask for allow_incomplete to render a final`
+      ]
+      : []
     const work = Effect.flatMap(renderer.render({ slug, payload: payload.right, draft }), (rendered) => {
       const document: RenderedDocument = {
         slug,
         draft,
         bytes: rendered.bytes,
         fileName: fileNameFor(values.DOC_NUMBER as string, values.VERSION as string, draft),
-        warnings: { count: rendered.warnings, messages: rendered.warningMessages }
+        warnings: { count: rendered.warnings + notes.length, messages: [...notes, ...rendered.warningMessages] }
       }
       return Effect.map(deliver(document), (delivered) => ({ delivered, document }))
     })

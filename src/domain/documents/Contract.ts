@@ -51,6 +51,12 @@ export interface Presentation {
   readonly statusKey?: string
 }
 
+/** A part of the analysis a document cannot stand without: missing when none of its keys has a value. */
+export interface Judgement {
+  readonly label: string
+  readonly keys: ReadonlyArray<string>
+}
+
 export interface ContractDef {
   readonly slug: DocumentSlug
   readonly title: string
@@ -59,9 +65,12 @@ export interface ContractDef {
   readonly sections: ReadonlyArray<SectionDef>
   readonly authoringNotes: ReadonlyArray<string>
   readonly presentation: Presentation
+  /** Defaults to every section but document control, approvals, certifications and version history. */
+  readonly judgements?: ReadonlyArray<Judgement>
 }
 
 export interface Contract extends ContractDef {
+  readonly judgements: ReadonlyArray<Judgement>
   readonly schema: Schema.Schema<Record<string, unknown>, Record<string, unknown>>
   /** Every key in declaration order, read back from the schema's annotations. */
   readonly fields: ReadonlyArray<FieldMeta>
@@ -94,8 +103,22 @@ export const defineContract = (def: ContractDef): Contract => {
   const ast = SchemaAST.isTypeLiteral(schema.ast) ? schema.ast : undefined
   if (ast === undefined) throw new Error(`${def.slug}: contract schema is not a struct`)
   const fields = ast.propertySignatures.map(metaOf)
-  return { ...def, schema, fields, fieldsByKey: new Map(fields.map((field) => [field.key, field])) }
+  const judgements = def.judgements ?? def.sections.filter((section) => !formalSections.has(section.id)).map((
+    section
+  ) => ({ label: section.title, keys: section.parts.flatMap((part) => Object.keys(part.fields)) }))
+  return { ...def, schema, fields, fieldsByKey: new Map(fields.map((field) => [field.key, field])), judgements }
 }
+
+/** Sections that frame a document rather than carry its analysis. */
+const formalSections = new Set(["control", "approval", "certification", "history"])
+
+const provided = (value: unknown) =>
+  typeof value === "string" ? value.trim() !== "" : Array.isArray(value) ? value.length > 0 : value !== undefined
+
+/** Labels of the contract's judgements with no value in the payload, in contract order. */
+export const missingJudgements = (contract: Contract, values: Readonly<Record<string, unknown>>): Array<string> =>
+  contract.judgements.filter((judgement) => !judgement.keys.some((key) => provided(values[key])))
+    .map((judgement) => judgement.label)
 
 /** The `GET /pdf/<slug>/contract` document, derived from the contract schema. */
 export const contractDocument = (contract: Contract): DocumentContract => {
@@ -118,6 +141,7 @@ export const contractDocument = (contract: Contract): DocumentContract => {
     raw_html_fields: contract.fields.filter((field) => field.kind === "html").map((field) => field.key),
     enums,
     authoring_notes: contract.authoringNotes,
+    judgement_sections: contract.judgements.map((judgement) => judgement.label),
     fields: Object.fromEntries(contract.fields.map((field) => [field.key, field.placeholder]))
   }
 }

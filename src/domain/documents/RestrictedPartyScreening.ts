@@ -16,6 +16,10 @@ export const RestrictedPartyScreening = defineContract({
     authorKey: "SCREENED_BY",
     statusKey: "OVERALL_RESULT"
   },
+  judgements: [
+    { label: "Parties screened", keys: ["PARTIES"] },
+    { label: "Certification", keys: ["CERTIFICATION_STATEMENT"] }
+  ],
   authoringNotes: [
     "Only public, non-classified information.",
     "At most 12 parties; keep each statement to a few sentences so the certificate fits one page (a longer " +

@@ -55,6 +55,10 @@ export class DocumentsGroup extends HttpApiGroup.make("documents")
       .setUrlParams(Schema.Struct({
         draft: Schema.optional(Schema.Literal("1", "0", "true", "false")).annotations({
           description: "`1`: a watermarked draft, free and not for reliance"
+        }),
+        allow_incomplete: Schema.optional(Schema.Literal("1", "0", "true", "false")).annotations({
+          description: "`1`: render a final even when judgement sections (the contract's `judgement_sections`) are " +
+            "empty; without it such a payload renders as a free draft marked Incomplete"
         })
       }))
       .setPayload(RenderPayload)

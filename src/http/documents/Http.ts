@@ -49,7 +49,8 @@ export const DocumentsHttpLive = HttpApiBuilder.group(Api, "documents", (handler
                 })
             })
           )
-          const { document } = yield* render({ slug, body, draft, payer }, () => Effect.void)
+          const allowIncomplete = urlParams.allow_incomplete === "1" || urlParams.allow_incomplete === "true"
+          const { document } = yield* render({ slug, body, draft, allowIncomplete, payer }, () => Effect.void)
           return pdfResponse(document.bytes, document.fileName, document.warnings.count, "no-store")
         }).pipe(
           // the rest of an oversized body is not worth reading: the connection closes after the answer

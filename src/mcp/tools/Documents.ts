@@ -40,6 +40,9 @@ const Payload = (contractTool: string) =>
 const Draft = Schema.optional(Schema.Boolean.annotations({
   description: "true: watermarked draft, free, not for reliance (default false)"
 }))
+const AllowIncomplete = Schema.optional(Schema.Boolean.annotations({
+  description: "true: a final even with judgement sections empty (else a draft marked Incomplete)"
+}))
 
 const priceNote = `A final document costs a credit (${[...freeDocumentSlugs].join(", ")}: free), a draft nothing.`
 
@@ -111,7 +114,12 @@ const renderAnnotations = (title: string): Tool.ToolAnnotations => ({
 })
 
 /** REST twin: `POST /pdf/{slug}`, delivered as a download link instead of bytes. */
-const render = (slug: DocumentSlug, payload: Readonly<Record<string, unknown>>, draft: boolean) =>
+const render = (
+  slug: DocumentSlug,
+  payload: Readonly<Record<string, unknown>>,
+  draft: boolean,
+  allowIncomplete: boolean
+) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const plan = yield* DocumentRendering.planInfo
@@ -130,7 +138,7 @@ const render = (slug: DocumentSlug, payload: Readonly<Record<string, unknown>>, 
     const files = yield* DocumentFiles
     const renderer = DocumentRendering.make(yield* Renderer, plan)
     const { charge, delivered, document } = yield* renderer(
-      { slug, body: payload, draft, payer },
+      { slug, body: payload, draft, allowIncomplete, payer },
       (rendered) => files.put({ fileName: rendered.fileName, bytes: rendered.bytes, warnings: rendered.warnings.count })
     ).pipe(Effect.catchTag("CreditsRequired", (error) => Effect.fail(toPurchase(error))))
     return {
@@ -159,9 +167,15 @@ const createPdf = Tool.make({
   version: "1.0.0",
   enterprise: true,
   annotations: renderAnnotations("Create a compliance PDF"),
-  input: Schema.Struct({ document: DocumentArgument, payload: Payload("get_pdf_contract"), draft: Draft }),
+  input: Schema.Struct({
+    document: DocumentArgument,
+    payload: Payload("get_pdf_contract"),
+    draft: Draft,
+    allow_incomplete: AllowIncomplete
+  }),
   output: Tool.structured(DocumentLink),
-  run: ({ document, draft = false, payload }) => render(document, payload, draft)
+  run: ({ allow_incomplete = false, document, draft = false, payload }) =>
+    render(document, payload, draft, allow_incomplete)
 })
 
 /** SPEC's per-type name `create_<slug>_pdf`: callable, not listed (see `contractAlias`). */
@@ -176,9 +190,13 @@ const createAlias = (slug: DocumentSlug) => {
     enterprise: true,
     listed: false,
     annotations: renderAnnotations(`Create a ${contract.title} (PDF)`),
-    input: Schema.Struct({ payload: Payload(`get_${name}_pdf_contract`), draft: Draft }),
+    input: Schema.Struct({
+      payload: Payload(`get_${name}_pdf_contract`),
+      draft: Draft,
+      allow_incomplete: AllowIncomplete
+    }),
     output: Tool.structured(DocumentLink),
-    run: ({ draft = false, payload }) => render(slug, payload, draft)
+    run: ({ allow_incomplete = false, draft = false, payload }) => render(slug, payload, draft, allow_incomplete)
   })
 }
 
