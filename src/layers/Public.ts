@@ -15,6 +15,7 @@ import * as DocumentPayers from "../services/DocumentPayers.ts"
 import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import type { EcfrSource } from "../services/EcfrSource.ts"
+import * as EnforcementCollection from "../services/EnforcementCollection.ts"
 import * as EnforcementFeed from "../services/EnforcementFeed.ts"
 import * as EnforcementLake from "../services/EnforcementLake.ts"
 import * as KeyStore from "../services/KeyStore.ts"
@@ -47,6 +48,7 @@ const dataServices = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
     Research.layer,
     EnforcementFeed.layer,
     EnforcementLake.layer,
+    EnforcementCollection.layer,
     Screening.layer,
     Renderer.layer,
     DocumentFiles.layer

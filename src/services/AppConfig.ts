@@ -27,6 +27,8 @@ export interface AppConfigShape {
   readonly dojBaseUrl: string
   /** CourtListener REST API v4, called under each caller's own token (court-records tools). */
   readonly courtListenerBaseUrl: string
+  /** The enforcement archive's collectors: their upstreams, politeness and the operator they name. */
+  readonly enforcementCollection: EnforcementCollectionConfig
   /** EDGAR refuses automated clients without a User-Agent naming a contact; unset → EDGAR search is off. */
   readonly secEdgarUserAgent: Option.Option<string>
   readonly dataGovApiKey: Option.Option<Redacted.Redacted>
@@ -56,6 +58,15 @@ export interface AppConfigShape {
     readonly purchaseUrl: string
     readonly contact: string
   }
+}
+
+export interface EnforcementCollectionConfig {
+  /** Named in every collector's User-Agent; unset → the service collects nothing on its own. */
+  readonly contact: Option.Option<string>
+  readonly bisBaseUrl: string
+  readonly ddtcBaseUrl: string
+  /** Least time between two requests of one collector. */
+  readonly spacingMillis: number
 }
 
 export type DatabaseSsl = "disable" | "require" | "verify-full"
@@ -207,6 +218,23 @@ const variables = Config.all({
   regulationsBaseUrl: url("REGULATIONS_BASE_URL", "https://api.regulations.gov"),
   dojBaseUrl: url("DOJ_BASE_URL", "https://www.justice.gov"),
   courtListenerBaseUrl: url("COURTLISTENER_BASE_URL", "https://www.courtlistener.com"),
+  bisBaseUrl: url("BIS_BASE_URL", "https://www.bis.gov"),
+  ddtcBaseUrl: url("DDTC_BASE_URL", "https://www.pmddtc.state.gov"),
+  enforcementCollectorContact: Config.option(checked("ENFORCEMENT_COLLECTOR_CONTACT", (text) => {
+    const value = text.trim()
+    return /\S+@\S+\.\S+/.test(value) && value.length <= 200 && /^[\x20-\x7e]+$/.test(value)
+      ? Either.right(value)
+      : invalid(
+        "must name the operator and a contact e-mail, e.g. \"Acme Corp ops@acme.example\" (unset: no collection)"
+      )
+  })),
+  enforcementRequestSpacingMillis: integerIn(
+    "ENFORCEMENT_REQUEST_SPACING_MS",
+    0,
+    600_000,
+    2_000,
+    "milliseconds from 0 to 600000"
+  ),
   secEdgarUserAgent: Config.option(checked("SEC_EDGAR_USER_AGENT", (text) => {
     const value = text.trim()
     return /\S+@\S+\.\S+/.test(value) && value.length <= 200
@@ -309,6 +337,12 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     regulationsBaseUrl: v.regulationsBaseUrl,
     dojBaseUrl: v.dojBaseUrl,
     courtListenerBaseUrl: v.courtListenerBaseUrl,
+    enforcementCollection: {
+      contact: v.enforcementCollectorContact,
+      bisBaseUrl: v.bisBaseUrl,
+      ddtcBaseUrl: v.ddtcBaseUrl,
+      spacingMillis: v.enforcementRequestSpacingMillis
+    },
     secEdgarUserAgent: v.secEdgarUserAgent,
     dataGovApiKey: v.dataGovApiKey,
     skillsSource: v.skillsSource,
