@@ -210,12 +210,33 @@ export const lookalikeDigits = (random: Random, name: string): string | undefine
 }
 
 /** Words an acronym skips. */
-const skipped = new Set(["of", "the", "and", "for", "de", "la", "del", "in", "on", "&"])
+const skipped = new Set(["of", "the", "and", "for", "de", "la", "del", "in", "on", "&", "y", "i", "e", "et", "und"])
+/** Legal forms an acronym leaves out beyond the caller's list. */
+const moreForms = new Set([
+  "pty",
+  "pvt",
+  "lp",
+  "llp",
+  "sc",
+  "sas",
+  "sarl",
+  "srl",
+  "spa",
+  "bv",
+  "ag",
+  "kk",
+  "doo",
+  "tov",
+  "sdn",
+  "bhd"
+])
 
 /** The initials of an organization's name, or undefined when it has fewer than three words. */
 export const acronymOf = (name: string, isForm: (word: string) => boolean): string | undefined => {
+  if (/\d/.test(name)) return undefined
   const list = words(name.replace(/\([^)]*\)/g, " ").replace(/[-/]/g, " "))
-    .filter((word) => !skipped.has(word.toLowerCase()) && !isForm(word) && /^[A-Za-z]/.test(word))
+    .filter((word) => !skipped.has(word.toLowerCase()) && !isForm(word) && !moreForms.has(letters(word).toLowerCase()))
+    .filter((word) => /^[A-Za-z]/.test(word) && letters(word).length > 1)
   if (list.length < 3 || list.length > 6) return undefined
   return list.map((word) => word[0]!.toUpperCase()).join("")
 }

@@ -130,7 +130,8 @@ const acronymOf = (name: NormalizedName): { text: string; mask: number } | undef
   let text = ""
   let mask = 0
   for (let i = 0; i < name.tokens.length && i < maxMaskedTokens; i++) {
-    if (name.classes[i] !== TokenClass.name || hasDigit(name.tokens[i]!)) continue
+    // Single letters are conjunctions ("y", "i", "e") or initials, which acronyms skip.
+    if (name.classes[i] !== TokenClass.name || hasDigit(name.tokens[i]!) || name.tokens[i]!.length === 1) continue
     text += name.tokens[i]![0]
     mask |= 1 << i
   }

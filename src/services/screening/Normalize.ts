@@ -47,14 +47,15 @@ const toAscii = (text: string): string =>
   })
 
 /**
- * Greek digraphs written for Latin sounds Greek lacks (ΜΠ for B, ΝΤ for D, ΓΚ for G, ΟΥ for U):
+ * Greek digraphs written for Latin sounds Greek lacks (ΜΠ for B, ΝΤ for D, ΓΚ for G, ΟΥ for U, ΤΖ for J):
  * folded before romanisation, which would spell them letter by letter ("MPORIS" for "Boris").
  */
 const greekDigraphs: ReadonlyArray<readonly [RegExp, string]> = [
   [/μπ/giu, "b"],
   [/ντ/giu, "d"],
   [/γκ/giu, "g"],
-  [/ου/giu, "u"]
+  [/ου/giu, "u"],
+  [/τζ/giu, "j"]
 ]
 const greek = /\p{Script=Greek}/u
 const abjadScript = /[\p{Script=Arabic}\p{Script=Hebrew}]/u

@@ -18,7 +18,8 @@ export interface PhoneticKeys {
 
 /**
  * Romanisation variants folded before the phonetic code: Russian "DZH" and French "DJ" for English
- * "J", "KH" and "GH" for Arabic and Persian consonants that English writes "H" and "G", "OU" for "U".
+ * "J", "KH" and "GH" for Arabic and Persian consonants that English writes "H" and "G", "OU" for "U",
+ * "V" for "W" and "KS" for "X" (names spelled through Cyrillic).
  * Double Metaphone alone codes "DZHAMSHID" and "JAMSHID" differently.
  */
 const romanisations: ReadonlyArray<readonly [RegExp, string]> = [
@@ -26,7 +27,10 @@ const romanisations: ReadonlyArray<readonly [RegExp, string]> = [
   [/tch/g, "ch"],
   [/kh/g, "h"],
   [/gh/g, "g"],
-  [/ou/g, "u"]
+  [/ou/g, "u"],
+  // Cyrillic has no W or X: "Хуавей" romanises as "khuavei", "Вукси" as "vuksi".
+  [/w/g, "v"],
+  [/ks/g, "x"]
 ]
 
 export const phoneticKeys = (token: string): PhoneticKeys => {
