@@ -104,7 +104,8 @@ export const score = (index: NameIndex, query: PreparedQuery, name: number): num
     pairWeight[p] = (queryWeight(query, pairQuery[p]!) + nameWeight(index, tokenStart, aligned, pairName[p]!)) / 2
   }
 
-  // Greedy: the most similar remaining pair (the weightier first on ties) whose tokens are all free.
+  // Greedy: the most similar remaining pair (on ties the weightier, then the one in order) whose
+  // tokens are all free.
   let usedQuery = 0
   let usedName = 0
   let found = 0
@@ -120,7 +121,9 @@ export const score = (index: NameIndex, query: PreparedQuery, name: number): num
       }
       if (
         best === -1 || pairSimilarity[p]! > pairSimilarity[best]! ||
-        (pairSimilarity[p] === pairSimilarity[best] && pairWeight[p]! > pairWeight[best]!)
+        (pairSimilarity[p] === pairSimilarity[best] &&
+          (pairWeight[p]! > pairWeight[best]! ||
+            (pairWeight[p] === pairWeight[best] && offDiagonal(p) < offDiagonal(best))))
       ) best = p
     }
     if (best === -1) break
@@ -143,6 +146,12 @@ export const score = (index: NameIndex, query: PreparedQuery, name: number): num
 }
 
 const lowestBit = (mask: number) => 31 - Math.clz32(mask & -mask)
+
+/**
+ * How far a pair strays from pairing the i-th query word with the i-th name word: on a tie, the
+ * pair in order wins ("mhmdy mhmd" against MOHAMMADI MOHAMMAD, both skeleton "mhmd").
+ */
+const offDiagonal = (pair: number) => Math.abs(lowestBit(pairQuery[pair]!) - lowestBit(pairName[pair]!))
 
 /** Weight of the query words left unpaired, those between paired words at `insertedPartCost`. */
 const unmatchedQueryWeight = (query: PreparedQuery, used: number) => {

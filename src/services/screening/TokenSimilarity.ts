@@ -92,5 +92,7 @@ export const similarity = (a: string, b: string, keysA: PhoneticKeys, keysB: Pho
  * "Muhammad" and the romanised "محمد" ("mhmd") share "mhmd"; "Yusuf" and "ywsf" share "sf".
  */
 export const consonantSkeleton = (token: string): string =>
-  token.replace(/sh/g, "s").replace(/[ck]h|q|c/g, "k").replace(/ph/g, "f").replace(/th/g, "t").replace(/dh/g, "d")
-    .replace(/gh/g, "g").replace(/[aeiouwyv]/g, "").replace(/(.)\1+/g, "$1")
+  // Vowels go first: in a romanised abjad word the consonants stand side by side ("fth" for
+  // FATTAH), so a digraph is only a digraph once the vowels between letters are gone on both sides.
+  token.replace(/[aeiouwyv]/g, "").replace(/(.)\1+/g, "$1").replace(/sh/g, "s").replace(/[ck]h|q|c/g, "k")
+    .replace(/ph/g, "f").replace(/th/g, "t").replace(/dh/g, "d").replace(/gh/g, "g").replace(/(.)\1+/g, "$1")
