@@ -54,6 +54,12 @@ export const problemCodeFields = (body: Record<string, unknown>): { error?: stri
   }
 }
 
+/** An encoded problem as it is published (REST body, MCP structured failure): no `_tag`, with `error` and `message`. */
+export const publishedProblem = (encoded: Record<string, unknown>): Record<string, unknown> => {
+  const { _tag: _internal, ...fields } = encoded
+  return { ...fields, ...problemCodeFields(fields) }
+}
+
 export const ProblemTypeAnnotation: unique symbol = Symbol.for("app/domain/Problem/ProblemType")
 
 export const InvalidParameterIssue = Schema.Struct({

@@ -6,8 +6,8 @@ import {
   InvalidRequest,
   MethodNotAllowed,
   NotFound,
-  problemCodeFields,
-  ProblemContentType
+  ProblemContentType,
+  publishedProblem
 } from "../../domain/Problem.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
@@ -41,9 +41,9 @@ const finish = (
   baseUrl: string,
   headers?: Readonly<Record<string, string>>
 ) => {
-  const { _tag: _internal, ...fields } = body
+  const fields = publishedProblem(body)
   const type = typeof fields.type === "string" && fields.type.startsWith("/") ? `${baseUrl}${fields.type}` : fields.type
-  const published = { ...fields, ...problemCodeFields(fields), type, instance: info.id }
+  const published = { ...fields, type, instance: info.id }
   return HttpServerResponse.unsafeJson(published, {
     status,
     contentType: ProblemContentType,

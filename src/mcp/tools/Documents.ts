@@ -14,6 +14,7 @@ import {
   type PlanInfo
 } from "../../domain/Documents.ts"
 import { contractDocuments, contracts } from "../../domain/documents/index.ts"
+import { publishedProblem } from "../../domain/Problem.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
 import { DocumentPayers, type NoPayer } from "../../services/DocumentPayers.ts"
@@ -64,7 +65,7 @@ const purchaseInformation = (error: CreditsRequired | ApiKeyRequired, baseUrl: s
     ? Schema.encodeSync(CreditsRequired)(error)
     : Schema.encodeSync(ApiKeyRequired)(error)
   return new Tool.StructuredFailure(`${error.title}: ${error.detail} Purchase information: ${error.plan.purchaseUrl}`, {
-    ...problem,
+    ...publishedProblem(problem),
     type: `${baseUrl}${problem.type}`
   })
 }
