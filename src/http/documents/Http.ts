@@ -1,6 +1,13 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Effect, Option } from "effect"
-import { DocumentLinkNotFound, isDocumentSlug, MaxPayloadBytes, PayloadTooLarge } from "../../domain/Documents.ts"
+import { Data, Deferred, Effect, Exit, Fiber, Option } from "effect"
+import {
+  type CreditsRequired,
+  DocumentLinkNotFound,
+  isDocumentSlug,
+  MaxPayloadBytes,
+  PayloadTooLarge,
+  type RenderBackendUnavailable
+} from "../../domain/Documents.ts"
 import { contractDocuments } from "../../domain/documents/index.ts"
 import { InvalidRequest, NotFound } from "../../domain/Problem.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
@@ -8,6 +15,7 @@ import * as DocumentRendering from "../../services/DocumentRendering.ts"
 import { Renderer } from "../../services/Renderer.ts"
 import { Api } from "../Api.ts"
 import { readJson } from "../Body.ts"
+import { responseDelivered } from "../Delivery.ts"
 import { problemResponse } from "../middleware/Problems.ts"
 import { DocumentPayer } from "./Api.ts"
 
@@ -20,6 +28,38 @@ const pdfResponse = (bytes: Uint8Array, fileName: string, warnings: number, cach
       "x-render-warnings": String(warnings),
       "cache-control": cacheControl
     }
+  })
+
+/** The client went away before the document's last byte reached the socket: the render is not paid for. */
+class NotDelivered extends Data.TaggedError("NotDelivered") {}
+
+/**
+ * Renders a document that is paid for only once it is delivered. The paid work (render, hand the
+ * document to the response, wait for its last byte to reach the socket) outlives this handler, so
+ * it runs on its own fiber: the handler returns the response as soon as the document exists, and
+ * the credit commits when the transport reports delivery, or is given back when the client left
+ * first. A client leaving during the render interrupts the work, which gives the credit back too.
+ */
+const renderDelivered = (
+  render: ReturnType<typeof DocumentRendering.make>,
+  order: DocumentRendering.RenderOrder
+) =>
+  Effect.gen(function*() {
+    const handedOver = yield* Deferred.make<
+      DocumentRendering.RenderedDocument,
+      InvalidRequest | CreditsRequired | RenderBackendUnavailable
+    >()
+    const paid = render(order, (document) =>
+      Effect.zipRight(
+        Deferred.succeed(handedOver, document),
+        Effect.flatMap(responseDelivered, (delivered) => (delivered ? Effect.void : Effect.fail(new NotDelivered())))
+      ))
+    const work = yield* paid.pipe(
+      Effect.catchTag("NotDelivered", () => Effect.void),
+      Effect.onExit((exit) => (Exit.isFailure(exit) ? Deferred.failCause(handedOver, exit.cause) : Effect.void)),
+      Effect.forkDaemon
+    )
+    return yield* Deferred.await(handedOver).pipe(Effect.onInterrupt(() => Fiber.interrupt(work)))
   })
 
 /** A known document type, or the 404 of a path that names none. */
@@ -50,7 +90,7 @@ export const DocumentsHttpLive = HttpApiBuilder.group(Api, "documents", (handler
             })
           )
           const allowIncomplete = urlParams.allow_incomplete === "1" || urlParams.allow_incomplete === "true"
-          const { document } = yield* render({ slug, body, draft, allowIncomplete, payer }, () => Effect.void)
+          const document = yield* renderDelivered(render, { slug, body, draft, allowIncomplete, payer })
           return pdfResponse(document.bytes, document.fileName, document.warnings.count, "no-store")
         }).pipe(
           // the rest of an oversized body is not worth reading: the connection closes after the answer

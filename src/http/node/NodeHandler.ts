@@ -1,8 +1,10 @@
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Cause, Context, Effect, FiberId, Runtime, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
+import { ResponseDelivery, type ResponseDeliveryShape } from "../Delivery.ts"
 import { NodeRequest } from "./NodeRequest.ts"
 
 const clientAbort = FiberId.runtime(-499, 0)
@@ -21,6 +23,31 @@ const toNodeReadable = (body: HttpServerResponse.HttpServerResponse["body"]) =>
         ? Readable.fromWeb(body.body as any)
         : (body as { readonly body: Readable }).body
     )
+
+/**
+ * `finish` is emitted once the last byte is handed to the operating system, but Node emits it too
+ * when the connection was destroyed with the write pending (the client left mid-body); only a
+ * connection still open at `finish` took the bytes. A `close` without `finish` means the client left
+ * first. Listeners are attached only when a handler asks.
+ */
+const deliveryOf = (res: ServerResponse, socket: Socket): ResponseDeliveryShape => ({
+  delivered: Effect.async<boolean>((resume) => {
+    // asked after the fact: in doubt (the connection is gone) the document is not charged
+    if (res.writableFinished) return resume(Effect.succeed(!socket.destroyed))
+    if (res.destroyed || res.closed) return resume(Effect.succeed(false))
+    const settle = () => {
+      res.off("finish", settle)
+      res.off("close", settle)
+      resume(Effect.succeed(res.writableFinished && !socket.destroyed && socket.writableLength === 0))
+    }
+    res.prependOnceListener("finish", settle)
+    res.once("close", settle)
+    return Effect.sync(() => {
+      res.off("finish", settle)
+      res.off("close", settle)
+    })
+  })
+})
 
 const writeResponse = (
   req: IncomingMessage,
@@ -63,7 +90,11 @@ export const make = <E, R>(
     (runtime) => {
       const base = runtime.context as Context.Context<never>
       return (req: IncomingMessage, res: ServerResponse) => {
-        const context = Context.add(base, HttpServerRequest.HttpServerRequest, new NodeRequest(req))
+        const context = Context.add(
+          Context.add(base, HttpServerRequest.HttpServerRequest, new NodeRequest(req)),
+          ResponseDelivery,
+          deliveryOf(res, req.socket)
+        )
         const program = app.pipe(
           Effect.flatMap((response) => writeResponse(req, res, response)),
           Effect.catchAllCause((cause) =>
