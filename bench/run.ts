@@ -15,7 +15,9 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   ecfr: () => import("./ecfr.ts"),
   eccn: () => import("./eccn.ts"),
   screening: () => import("./screening.ts"),
-  render: () => import("./render.ts")
+  render: () => import("./render.ts"),
+  "rate-limit": () => import("./rate-limit.ts"),
+  "document-links": () => import("./document-links.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

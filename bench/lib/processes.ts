@@ -16,7 +16,8 @@ export interface Child {
   readonly stop: () => Promise<void>
 }
 
-const waitForHttp = async (url: string, timeoutMs = 30_000) => {
+// a Node + tsx start is seconds of CPU, far more on a machine busy with other work
+const waitForHttp = async (url: string, timeoutMs = 180_000) => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     try {

@@ -26,8 +26,6 @@ export class RateLimiter extends Context.Tag("app/RateLimiter")<RateLimiter, Rat
 export interface LimitOptions {
   readonly limit: number
   readonly windowSeconds: number
-  /** How long a counter store may take before the request goes through uncounted. */
-  readonly timeout?: Duration.DurationInput
 }
 
 const secondsOf = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.toMillis(duration) / 1000))
@@ -36,12 +34,12 @@ const secondsOf = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duratio
  * The budget over `@effect/experimental`'s `RateLimiter` ("fixed-window": `limit` requests, and the
  * counter's expiry grows by `window / limit` per request, so a client gets at most `limit` per
  * window). The counters live in whichever `RateLimiterStore` is provided: this process's memory, or
- * Redis shared by every instance. A slow or failing store is an error, never a denial.
+ * Redis shared by every instance (whose store bounds its own wait). A failing store is an error,
+ * never a denial.
  */
 export const make = (options: LimitOptions) =>
   Effect.map(Shared.RateLimiter, (shared): RateLimiterShape => {
     const window = Duration.seconds(options.windowSeconds)
-    const timeout = options.timeout ?? Duration.millis(500)
     return {
       limit: options.limit,
       windowSeconds: options.windowSeconds,
@@ -65,11 +63,7 @@ export const make = (options: LimitOptions) =>
                 })
                 // the store's message only: its cause may name the key (a client address)
                 : Effect.fail(new RateLimiterError({ reason: error.message }))
-            ),
-            Effect.timeoutFail({
-              duration: timeout,
-              onTimeout: () => new RateLimiterError({ reason: "the counter store did not answer in time" })
-            })
+            )
           )
     }
   })
