@@ -13,6 +13,7 @@ import { renderDocument } from "../src/render/Document.ts"
 import { loadFallback } from "../src/render/pdf/FallbackFonts.ts"
 import { drawPictures } from "../src/render/Report.ts"
 import { classificationPayload } from "../test/fixtures/documents/classification.ts"
+import { fullCertificate } from "../test/fixtures/documents/hardCases.ts"
 import { documentHtml } from "./lib/documentHtml.ts"
 
 /**
@@ -42,7 +43,9 @@ const certificatePayload = {
 const cases = [
   { name: "memo-final", slug: "classification", payload: classificationPayload, draft: false },
   { name: "memo-draft", slug: "classification", payload: classificationPayload, draft: true },
-  { name: "certificate", slug: "restricted-party-screening", payload: certificatePayload, draft: false }
+  { name: "certificate", slug: "restricted-party-screening", payload: certificatePayload, draft: false },
+  // 12 parties in nine scripts: the Noto faces load on first use, then come from the cache
+  { name: "certificate-12-scripts", slug: "restricted-party-screening", payload: fullCertificate(), draft: false }
 ] as const
 type Case = (typeof cases)[number]
 
