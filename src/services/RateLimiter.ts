@@ -33,13 +33,16 @@ const secondsOf = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duratio
 /**
  * The budget over `@effect/experimental`'s `RateLimiter` ("fixed-window": `limit` requests, and the
  * counter's expiry grows by `window / limit` per request, so a client gets at most `limit` per
- * window). The counters live in whichever `RateLimiterStore` is provided: this process's memory, or
+ * window; above 60,000 a minute the step is 1 ms and the window grows with the limit). The counters live in whichever `RateLimiterStore` is provided: this process's memory, or
  * Redis shared by every instance (whose store bounds its own wait). A failing store is an error,
  * never a denial.
  */
 export const make = (options: LimitOptions) =>
   Effect.map(Shared.RateLimiter, (shared): RateLimiterShape => {
-    const window = Duration.seconds(options.windowSeconds)
+    // the Redis store keeps counters with whole-millisecond expiries (window / limit per request):
+    // the window is rounded so that step is whole, e.g. 130 a minute counts over 60.06 s
+    const step = Math.max(1, Math.round((options.windowSeconds * 1000) / Math.max(1, options.limit)))
+    const window = Duration.millis(step * options.limit)
     return {
       limit: options.limit,
       windowSeconds: options.windowSeconds,

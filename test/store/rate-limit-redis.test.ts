@@ -50,6 +50,21 @@ describe("anonymous rate limit on Redis", () => {
   )
 
   it.scoped(
+    "counts any limit, also one that does not divide the window into whole milliseconds",
+    () =>
+      Effect.gen(function*() {
+        const limiter = yield* instanceOn(redisUrl, 7)
+        const decisions = yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, i) => i),
+          () => limiter.consume("198.51.100.10")
+        )
+        expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, true, true, true, false])
+        expect(decisions[0]).toMatchObject({ limit: 7, remaining: 6 })
+      }),
+    { timeout: 60_000 }
+  )
+
+  it.scoped(
     "a Redis that cannot be reached is an error (the caller lets the request through), never a wait",
     () =>
       Effect.gen(function*() {
