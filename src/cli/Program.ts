@@ -10,12 +10,13 @@ import { migrate } from "./Migrate.ts"
 import { renderBackend } from "./RenderBackend.ts"
 import { serve } from "./Serve.ts"
 import { sync } from "./Sync.ts"
+import { workspaceCommand } from "./Workspace.ts"
 
 export const root = group({
   name: "ecds",
   summary: `Export Compliance Data Service ${ServiceVersion}: EAR and ITAR data over REST and MCP`,
   details: "Configuration comes from environment variables (docs/configuration.md), the same for every command.",
-  commands: [serve, mcp, sync, keys, accounts, enforcement, migrate, renderBackend]
+  commands: [serve, mcp, sync, keys, accounts, enforcement, workspaceCommand, migrate, renderBackend]
 })
 
 /** Exit statuses: 0 done (or help shown), 1 the work failed, 2 the command line was wrong. */

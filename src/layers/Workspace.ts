@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import * as CourtRecords from "../services/CourtRecords.ts"
+import * as WorkspaceExport from "../services/workspace/Export.ts"
 import * as Notes from "../services/workspace/Notes.ts"
 import * as Products from "../services/workspace/Products.ts"
 import * as ScreeningRegistry from "../services/workspace/ScreeningRegistry.ts"
@@ -14,5 +15,6 @@ export const WorkspaceServices = Layer.mergeAll(
   Transactions.layer,
   Products.layer,
   Notes.layer,
-  ScreeningRegistry.layer
+  ScreeningRegistry.layer,
+  WorkspaceExport.layer
 )

@@ -12,6 +12,7 @@ import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
 import { researchTools } from "./tools/Research.ts"
 import { screeningTools } from "./tools/Screening.ts"
 import { skillsTools } from "./tools/Skills.ts"
+import { exportTools } from "./tools/WorkspaceExport.ts"
 import { noteTools } from "./tools/WorkspaceNotes.ts"
 import { productTools } from "./tools/WorkspaceProducts.ts"
 import { screeningRegistryTools } from "./tools/WorkspaceScreenings.ts"
@@ -35,6 +36,7 @@ export const productionTools = [
   ...productTools,
   ...noteTools,
   ...screeningRegistryTools,
+  ...exportTools,
   ...courtRecordsTools
 ] as const
 

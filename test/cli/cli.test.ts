@@ -42,6 +42,8 @@ describe("ecds command line", () => {
         "accounts users add",
         "accounts clients revoke",
         "enforcement import",
+        "workspace export",
+        "workspace import",
         "migrate",
         "render-backend"
       ]))
@@ -60,7 +62,8 @@ describe("ecds command line", () => {
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
         [
           ["launch"],
-          "ecds: unknown command \"launch\"; one of serve, mcp, sync, keys, accounts, enforcement, migrate, render-backend"
+          "ecds: unknown command \"launch\"; one of serve, mcp, sync, keys, accounts, enforcement, workspace, migrate, " +
+          "render-backend"
         ],
         [["keys"], "ecds keys: missing <command>; one of create, list, deactivate, activate, credit, usage"],
         [["keys", "create", "--credits", "lots"], "ecds keys create: --credits must be an integer (got \"lots\")"],

@@ -26,7 +26,8 @@ const workspaceTools = [
   "delete_regulatory_note",
   "record_screening",
   "get_party_status",
-  "list_screenings"
+  "list_screenings",
+  "export_workspace"
 ]
 
 const ok = async (client: ToolClient, name: string, args: unknown) => {
@@ -361,5 +362,27 @@ describe("MCP workspace tools", () => {
     expect(notes.notes.map((n: any) => n.text)).toEqual(["mine only"])
     const party = await ok(mine!, "get_party_status", { party: "Iso Party" })
     expect(party.history.map((s: any) => s.decision)).toEqual(["clear"])
+  })
+
+  it("exports the caller's workspace as JSON Lines, and only it", async () => {
+    const [mine] = clients
+    const exportOf = async (client: ToolClient) => {
+      const result = await client.call("export_workspace", {})
+      expect(result.isError).toBe(false)
+      return (result.raw.content[0].text as string).split("\n").map((line) => JSON.parse(line))
+    }
+    const lines = await exportOf(mine!)
+    expect(lines[0]).toMatchObject({ kind: "workspace", format: "ecds-workspace/1", workspace: "key:key_test" })
+    const references = lines.filter((line) => line.kind === "transaction").map((line) => line.record.reference)
+    expect(references).toContain("ISO-1")
+    expect(lines[0].counts.transactions).toBe(references.length)
+    expect(lines.filter((line) => line.kind === "note").map((line) => line.record.text)).toContain("mine only")
+
+    const theirs = await exportOf(other)
+    expect(theirs[0].workspace).toBe("key:key_other")
+    expect(theirs.filter((line) => line.kind === "note").map((line) => line.record.text)).toEqual(["theirs"])
+    const enclave = await exportOf(service)
+    expect(enclave[0].workspace).toBe("svc:acme")
+    expect(enclave[0].counts.transactions).toBe(251)
   })
 })

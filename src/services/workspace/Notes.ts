@@ -3,7 +3,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
 import { decodeCursor, encodeCursor } from "../../domain/workspace/Cursor.ts"
 import {
-  Note,
+  type Note,
   type NoteInput,
   type NoteListParams,
   type NotePage,
@@ -16,7 +16,8 @@ import {
   RecordNotFound,
   type StoreUnavailable
 } from "../../domain/workspace/Workspace.ts"
-import { decodeRecord, encodeRecord, pageOf, storeFailure } from "./Rows.ts"
+import { pageOf, storeFailure } from "./Rows.ts"
+import { decodeNote, writeNote } from "./Tables.ts"
 
 /** Notes shown beside one official text at most: the newest. */
 export const MaxNotesBeside = 20
@@ -30,25 +31,16 @@ export interface NotesShape {
   readonly remove: (workspace: string, id: string) => Effect.Effect<void, RecordNotFound | StoreUnavailable>
   /** The newest notes pinned to one target, for the answers that show them beside the official text. */
   readonly beside: (workspace: string, target: NoteTarget) => Effect.Effect<ReadonlyArray<Note>, StoreUnavailable>
-  readonly all: (workspace: string) => Effect.Effect<ReadonlyArray<Note>, StoreUnavailable>
-  readonly restore: (workspace: string, note: Note) => Effect.Effect<void, StoreUnavailable>
 }
 
 export class Notes extends Context.Tag("app/workspace/Notes")<Notes, NotesShape>() {}
 
-const decode = decodeRecord(Note)
-const encode = encodeRecord(Note)
+const decode = decodeNote
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
 
-  const write = (workspace: string, note: Note) => {
-    const { key, kind } = targetKey(note.target)
-    return storeFailure(sql`INSERT INTO workspace_notes (workspace, id, kind, key, created_at, record)
-      VALUES (${workspace}, ${note.id}, ${kind}, ${key}, ${note.created_at}, ${encode(note)}::jsonb)
-      ON CONFLICT (workspace, id) DO UPDATE SET kind = excluded.kind, key = excluded.key,
-        created_at = excluded.created_at, record = excluded.record`)
-  }
+  const write = (workspace: string, note: Note) => storeFailure(writeNote(sql, workspace, note))
 
   const add = (workspace: string, input: NoteInput) =>
     Effect.gen(function*() {
@@ -106,16 +98,7 @@ export const make = Effect.gen(function*() {
     )
   }
 
-  const all = (workspace: string) =>
-    Effect.map(
-      storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_notes
-        WHERE workspace = ${workspace} ORDER BY created_at, id`),
-      (rows) => rows.map((row) => decode(row.record))
-    )
-
-  const restore = (workspace: string, note: Note) => Effect.asVoid(write(workspace, note))
-
-  return { add, list, remove, beside, all, restore } satisfies NotesShape
+  return { add, list, remove, beside } satisfies NotesShape
 })
 
 export const layer = Layer.effect(Notes, make)

@@ -10,7 +10,7 @@ import {
   type ProductPage,
   type ProductUpsert,
   StaleAfterDays,
-  StoredProduct
+  type StoredProduct
 } from "../../domain/workspace/Products.ts"
 import {
   type InvalidCursor,
@@ -19,7 +19,8 @@ import {
   type StoreUnavailable
 } from "../../domain/workspace/Workspace.ts"
 import { Radar } from "../Radar.ts"
-import { decodeRecord, encodeRecord, pageOf, storeFailure } from "./Rows.ts"
+import { pageOf, storeFailure } from "./Rows.ts"
+import { decodeProduct, writeProduct } from "./Tables.ts"
 
 export interface ProductsShape {
   readonly upsert: (workspace: string, input: ProductUpsert) => Effect.Effect<Product, StoreUnavailable>
@@ -28,14 +29,11 @@ export interface ProductsShape {
     params: ProductListParams
   ) => Effect.Effect<ProductPage, InvalidCursor | StoreUnavailable>
   readonly get: (workspace: string, label: string) => Effect.Effect<Product, RecordNotFound | StoreUnavailable>
-  readonly all: (workspace: string) => Effect.Effect<ReadonlyArray<StoredProduct>, StoreUnavailable>
-  readonly restore: (workspace: string, product: StoredProduct) => Effect.Effect<void, StoreUnavailable>
 }
 
 export class Products extends Context.Tag("app/workspace/Products")<Products, ProductsShape>() {}
 
-const decode = decodeRecord(StoredProduct)
-const encode = encodeRecord(StoredProduct)
+const decode = decodeProduct
 
 const dayMillis = 86_400_000
 
@@ -82,10 +80,7 @@ export const make = Effect.gen(function*() {
       return products.map((product) => staleness(product, now, rules))
     })
 
-  const write = (workspace: string, product: StoredProduct) =>
-    storeFailure(sql`INSERT INTO workspace_products (workspace, label_key, updated_at, record)
-      VALUES (${workspace}, ${labelKey(product.label)}, ${product.updated_at}, ${encode(product)}::jsonb)
-      ON CONFLICT (workspace, label_key) DO UPDATE SET updated_at = excluded.updated_at, record = excluded.record`)
+  const write = (workspace: string, product: StoredProduct) => storeFailure(writeProduct(sql, workspace, product))
 
   const upsert = (workspace: string, input: ProductUpsert) =>
     Effect.gen(function*() {
@@ -128,16 +123,7 @@ export const make = Effect.gen(function*() {
       return (yield* judge([decode(rows[0]!.record)]))[0]!
     })
 
-  const all = (workspace: string) =>
-    Effect.map(
-      storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_products
-        WHERE workspace = ${workspace} ORDER BY label_key`),
-      (rows) => rows.map((row) => decode(row.record))
-    )
-
-  const restore = (workspace: string, product: StoredProduct) => Effect.asVoid(write(workspace, product))
-
-  return { upsert, list, get, all, restore } satisfies ProductsShape
+  return { upsert, list, get } satisfies ProductsShape
 })
 
 export const layer = Layer.effect(Products, make)

@@ -7,14 +7,15 @@ import {
   partyKey,
   type PartyStatus,
   type PartyStatusParams,
-  Screening as ScreeningRecord,
+  type Screening as ScreeningRecord,
   type ScreeningInput,
   type ScreeningListParams,
   type ScreeningPage
 } from "../../domain/workspace/Screenings.ts"
 import { type InvalidCursor, invalidCursor, type StoreUnavailable } from "../../domain/workspace/Workspace.ts"
 import { Screening } from "../Screening.ts"
-import { decodeRecord, encodeRecord, pageOf, storeFailure } from "./Rows.ts"
+import { pageOf, storeFailure } from "./Rows.ts"
+import { decodeScreening, writeScreening } from "./Tables.ts"
 
 /** Screenings of one party shown in its history, newest first. */
 export const MaxHistory = 50
@@ -26,16 +27,13 @@ export interface ScreeningRegistryShape {
     workspace: string,
     params: ScreeningListParams
   ) => Effect.Effect<ScreeningPage, InvalidCursor | StoreUnavailable>
-  readonly all: (workspace: string) => Effect.Effect<ReadonlyArray<ScreeningRecord>, StoreUnavailable>
-  readonly restore: (workspace: string, screening: ScreeningRecord) => Effect.Effect<void, StoreUnavailable>
 }
 
 export class ScreeningRegistry
   extends Context.Tag("app/workspace/ScreeningRegistry")<ScreeningRegistry, ScreeningRegistryShape>()
 {}
 
-const decode = decodeRecord(ScreeningRecord)
-const encode = encodeRecord(ScreeningRecord)
+const decode = decodeScreening
 
 const dayMillis = 86_400_000
 
@@ -61,12 +59,7 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
   const screening = yield* Screening
 
-  const write = (workspace: string, entry: ScreeningRecord) =>
-    storeFailure(sql`INSERT INTO workspace_screenings (workspace, id, party_key, decision, screened_at, record)
-      VALUES (${workspace}, ${entry.id}, ${partyKey(entry.party)}, ${entry.decision}, ${entry.screened_at},
-        ${encode(entry)}::jsonb)
-      ON CONFLICT (workspace, id) DO UPDATE SET party_key = excluded.party_key, decision = excluded.decision,
-        screened_at = excluded.screened_at, record = excluded.record`)
+  const write = (workspace: string, entry: ScreeningRecord) => storeFailure(writeScreening(sql, workspace, entry))
 
   const record = (workspace: string, input: ScreeningInput) =>
     Effect.gen(function*() {
@@ -135,16 +128,7 @@ export const make = Effect.gen(function*() {
       }
     })
 
-  const all = (workspace: string) =>
-    Effect.map(
-      storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_screenings
-        WHERE workspace = ${workspace} ORDER BY screened_at, id`),
-      (rows) => rows.map((row) => decode(row.record))
-    )
-
-  const restore = (workspace: string, entry: ScreeningRecord) => Effect.asVoid(write(workspace, entry))
-
-  return { record, partyStatus, list, all, restore } satisfies ScreeningRegistryShape
+  return { record, partyStatus, list } satisfies ScreeningRegistryShape
 })
 
 export const layer = Layer.effect(ScreeningRegistry, make)

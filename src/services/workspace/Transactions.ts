@@ -5,7 +5,7 @@ import { dayOf } from "../../domain/workspace/Fields.ts"
 import {
   deriveStatus,
   mergeEvents,
-  Transaction,
+  type Transaction,
   type TransactionListParams,
   type TransactionPage,
   type TransactionSync
@@ -16,7 +16,8 @@ import {
   RecordNotFound,
   type StoreUnavailable
 } from "../../domain/workspace/Workspace.ts"
-import { decodeRecord, encodeRecord, pageOf, storeFailure } from "./Rows.ts"
+import { pageOf, storeFailure } from "./Rows.ts"
+import { decodeTransaction, writeTransaction } from "./Tables.ts"
 
 export const DefaultPageSize = 50
 
@@ -28,16 +29,11 @@ export interface TransactionsShape {
     params: TransactionListParams
   ) => Effect.Effect<TransactionPage, InvalidCursor | StoreUnavailable>
   readonly get: (workspace: string, reference: string) => Effect.Effect<Transaction, RecordNotFound | StoreUnavailable>
-  /** Every transaction of a workspace, oldest reference first (export). */
-  readonly all: (workspace: string) => Effect.Effect<ReadonlyArray<Transaction>, StoreUnavailable>
-  /** Writes an exported transaction back as it was (import). */
-  readonly restore: (workspace: string, transaction: Transaction) => Effect.Effect<void, StoreUnavailable>
 }
 
 export class Transactions extends Context.Tag("app/workspace/Transactions")<Transactions, TransactionsShape>() {}
 
-const decode = decodeRecord(Transaction)
-const encode = encodeRecord(Transaction)
+const decode = decodeTransaction
 
 /** The stored transaction after a sync: sent fields replace stored ones, events merge by type. */
 const apply = (stored: Transaction | undefined, input: TransactionSync, now: number): Transaction => {
@@ -62,12 +58,7 @@ const apply = (stored: Transaction | undefined, input: TransactionSync, now: num
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
 
-  const write = (workspace: string, transaction: Transaction) =>
-    sql`INSERT INTO workspace_transactions (workspace, reference, day, status, updated_at, record)
-      VALUES (${workspace}, ${transaction.reference}, ${transaction.date}, ${transaction.status},
-        ${transaction.updated_at}, ${encode(transaction)}::jsonb)
-      ON CONFLICT (workspace, reference) DO UPDATE SET day = excluded.day, status = excluded.status,
-        updated_at = excluded.updated_at, record = excluded.record`
+  const write = (workspace: string, transaction: Transaction) => writeTransaction(sql, workspace, transaction)
 
   const sync = (workspace: string, input: TransactionSync) =>
     Effect.gen(function*() {
@@ -124,17 +115,7 @@ export const make = Effect.gen(function*() {
           : Effect.succeed(decode(rows[0]!.record))
     )
 
-  const all = (workspace: string) =>
-    Effect.map(
-      storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_transactions
-        WHERE workspace = ${workspace} ORDER BY reference`),
-      (rows) => rows.map((row) => decode(row.record))
-    )
-
-  const restore = (workspace: string, transaction: Transaction) =>
-    storeFailure(Effect.asVoid(write(workspace, transaction)))
-
-  return { sync, list, get, all, restore } satisfies TransactionsShape
+  return { sync, list, get } satisfies TransactionsShape
 })
 
 export const layer = Layer.effect(Transactions, make)

@@ -37,7 +37,14 @@ const wrap = (era: string, client: ModernClient | LegacyClient): ToolClient => (
     const raw: any = await client.callTool({ name, arguments: args as Record<string, unknown> })
     const text: string = raw.content?.[0]?.text ?? ""
     const isError = raw.isError === true
-    return { isError, body: isError ? text : JSON.parse(text), raw }
+    const json = (): unknown => {
+      try {
+        return JSON.parse(text)
+      } catch {
+        return text
+      }
+    }
+    return { isError, body: isError ? text : json(), raw }
   },
   listTools: async () => {
     const tools: Array<{ name: string; inputSchema: unknown }> = []
