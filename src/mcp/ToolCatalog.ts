@@ -5,6 +5,7 @@ import { skillResources } from "./resources/Skills.ts"
 import { documentTools } from "./tools/Documents.ts"
 import { eccnTools } from "./tools/Eccn.ts"
 import { ecfrTools } from "./tools/Ecfr.ts"
+import { ecfrVersionTools } from "./tools/EcfrVersions.ts"
 import { enforcementTools } from "./tools/Enforcement.ts"
 import { partyEnforcementTools } from "./tools/PartyEnforcement.ts"
 import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
@@ -19,6 +20,7 @@ import { skillsTools } from "./tools/Skills.ts"
 export const productionTools = [
   ...skillsTools,
   ...ecfrTools,
+  ...ecfrVersionTools,
   ...eccnTools,
   ...regulatoryStatusTools,
   ...screeningTools,
