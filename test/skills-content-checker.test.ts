@@ -119,6 +119,34 @@ describe("skill content checker", () => {
     ])
   })
 
+  it("checks the arguments skills give MCP tools against the tools' input schemas", () => {
+    const surface: ServiceSurface = {
+      endpoints: [],
+      mcpToolNames: new Set(["get_enforcement_actions", "search_csl"]),
+      mcpToolArguments: new Map([
+        ["get_enforcement_actions", new Set(["agency", "limit"])],
+        ["search_csl", new Set(["name", "sources"])]
+      ]),
+      specToolNames: new Set(),
+      specFamilies: new Set()
+    }
+    const problems = check([
+      main(
+        "svc-csl",
+        [
+          "Pull the feed (MCP `get_enforcement_actions`, arguments `agency`, `limit` and `since_date`).",
+          "Known: `get_enforcement_actions` (`agency`, `limit`, `page`).",
+          "Screen with `search_csl({ name: \"ACME\", sources: \"EL,SDN\", fuzzy: true })`."
+        ].join("\n")
+      )
+    ], surface)
+    expect(problems).toEqual([
+      "svc-csl/SKILL.md: gives MCP tool `get_enforcement_actions` the argument `since_date`, which it does not take",
+      "svc-csl/SKILL.md: gives MCP tool `get_enforcement_actions` the argument `page`, which it does not take",
+      "svc-csl/SKILL.md: gives MCP tool `search_csl` the argument `fuzzy`, which it does not take"
+    ])
+  })
+
   it("reports mentions of SPEC families the app does not serve yet as pending, not as problems", () => {
     const surface: ServiceSurface = {
       endpoints: [endpoint("GET", "/api/eccn/{eccn}")],

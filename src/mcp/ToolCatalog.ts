@@ -6,6 +6,7 @@ import { courtRecordsTools } from "./tools/CourtRecords.ts"
 import { documentTools } from "./tools/Documents.ts"
 import { eccnTools } from "./tools/Eccn.ts"
 import { ecfrTools } from "./tools/Ecfr.ts"
+import { ecfrVersionTools } from "./tools/EcfrVersions.ts"
 import { enforcementTools } from "./tools/Enforcement.ts"
 import { partyEnforcementTools } from "./tools/PartyEnforcement.ts"
 import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
@@ -25,6 +26,7 @@ import { transactionTools } from "./tools/WorkspaceTransactions.ts"
 export const productionTools = [
   ...skillsTools,
   ...ecfrTools,
+  ...ecfrVersionTools,
   ...eccnTools,
   ...regulatoryStatusTools,
   ...screeningTools,

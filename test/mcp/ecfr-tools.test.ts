@@ -43,6 +43,22 @@ describe("MCP eCFR tools", () => {
     })
   })
 
+  it("get_ecfr_versions and get_ecfr_meta answer the REST documents (the MCP twins the skills need)", async () => {
+    const versions = await callTool(server, "get_ecfr_versions", { part: 740 })
+    expect(versions.result.structuredContent).toEqual(await rest("/api/ecfr/740/versions"))
+    expect(versions.result._meta["svc/ecfrIssueDate"]).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    const meta = await callTool(server, "get_ecfr_meta", {})
+    const restMeta = await rest("/api/ecfr/meta")
+    // the cache report holds ages that move between two requests; the rest is the same document
+    const { cache, ...fixed } = meta.result.structuredContent
+    const { cache: restCache, ...restFixed } = restMeta
+    expect(fixed).toEqual(restFixed)
+    expect(cache.parts.map((p: { part: number }) => p.part)).toEqual(
+      restCache.parts.map((p: { part: number }) => p.part)
+    )
+    expect(meta.result.structuredContent.supportedParts.map((p: { part: number }) => p.part)).toContain(774)
+  })
+
   it("get_ecfr_sections pages a large part within the result budget, cutting only a section too big alone", async () => {
     const whole = await rest("/api/ecfr/774/sections")
     const seen: Array<string> = []
@@ -161,8 +177,14 @@ describe("MCP eCFR tools", () => {
   it("search_ecfr_part and search_ecfr_title answer the REST searches", async () => {
     const part = await callTool(server, "search_ecfr_part", { part: 740, query: "license exception", per_page: 5 })
     expect(part.result.isError).toBeUndefined()
-    expect(part.result.structuredContent).toEqual(await rest("/api/ecfr/740/search?q=license%20exception&per_page=5"))
+    const restPart = await rest("/api/ecfr/740/search?q=license%20exception&per_page=5")
+    expect(part.result.structuredContent).toMatchObject({ ...restPart, results: expect.any(Array), data_state: "ok" })
+    // one hit per section, each one REST gave
+    const sections = part.result.structuredContent.results.map((hit: { section: string }) => hit.section)
+    expect(new Set(sections).size).toBe(sections.length)
+    expect(new Set(sections)).toEqual(new Set(restPart.results.map((hit: { section: string }) => hit.section)))
+    for (const hit of part.result.structuredContent.results) expect(restPart.results).toContainEqual(hit)
     const title = await callTool(server, "search_ecfr_title", { query: "license exception" })
-    expect(title.result.structuredContent).toEqual(await rest("/api/ecfr/search?q=license%20exception"))
+    expect(title.result.structuredContent).toMatchObject({ data_state: "ok", query: "license exception" })
   })
 })

@@ -78,10 +78,25 @@ describe("MCP enforcement tools", () => {
 
   it("search_enforcement_documents answers the archive search (query is REST's q)", async () => {
     const { result } = await callTool(server, "search_enforcement_documents", { query: "synthetic", limit: 10 })
-    expect(result.structuredContent).toEqual(await rest("/api/enforcement/docs?q=synthetic&limit=10"))
+    expect(result.structuredContent).toEqual({
+      ...await rest("/api/enforcement/docs?q=synthetic&limit=10"),
+      data_state: "ok"
+    })
     expect(result.structuredContent.count).toBeGreaterThan(0)
     const all = await callTool(server, "search_enforcement_documents", {})
-    expect(all.result.structuredContent).toEqual(await rest("/api/enforcement/docs"))
+    expect(all.result.structuredContent).toEqual({ ...await rest("/api/enforcement/docs"), data_state: "ok" })
+  })
+
+  it("search_enforcement_documents says when the archive was never filled, instead of a bare zero", async () => {
+    const empty = mkdtempSync(join(work, "empty-"))
+    const bare = await startServer({ app: productionApp(), config: { dataDir: empty } })
+    try {
+      const { result } = await callTool(bare, "search_enforcement_documents", { query: "synthetic" })
+      expect(result.structuredContent).toMatchObject({ count: 0, total: 0, data_state: "empty" })
+      expect(result.structuredContent.data_note).toMatch(/holds no documents/)
+    } finally {
+      await bare.close()
+    }
   })
 
   it("get_enforcement_document answers the metadata, and the text with include_text", async () => {

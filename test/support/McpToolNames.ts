@@ -1,7 +1,15 @@
-import { toolNames } from "../../src/mcp/ToolCatalog.ts"
+import * as Tool from "../../src/mcp/Tool.ts"
+import { productionTools, toolNames } from "../../src/mcp/ToolCatalog.ts"
 
 /** The MCP tools the service offers (the catalogue's names, whatever the caller's disclosure). */
 export const mcpToolNames = (): ReadonlySet<string> => new Set(toolNames)
+
+/** Each tool's argument names, as `tools/list` publishes its input schema. */
+export const mcpToolArguments = (): ReadonlyMap<string, ReadonlySet<string>> =>
+  new Map(productionTools.map((tool) => {
+    const schema = Tool.jsonSchemaOf(tool.input) as { properties?: Record<string, unknown> }
+    return [tool.name, new Set(Object.keys(schema.properties ?? {}))]
+  }))
 
 /**
  * The tool names SPEC.md publishes (free tools and the enterprise tools still to be built; built

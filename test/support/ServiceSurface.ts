@@ -1,7 +1,7 @@
 import { OpenApi } from "@effect/platform"
 import { Api } from "../../src/http/Api.ts"
 import { routes } from "../../src/http/App.ts"
-import { mcpToolNames, specToolNames } from "./McpToolNames.ts"
+import { mcpToolArguments, mcpToolNames, specToolNames } from "./McpToolNames.ts"
 
 /** One endpoint a skill may name: `segments` holds `undefined` for a path parameter. */
 export interface SurfaceEndpoint {
@@ -18,6 +18,8 @@ export interface SurfaceEndpoint {
 export interface ServiceSurface {
   readonly endpoints: ReadonlyArray<SurfaceEndpoint>
   readonly mcpToolNames: ReadonlySet<string>
+  /** Each tool's argument names (its input schema's properties), to check the arguments skills give. */
+  readonly mcpToolArguments?: ReadonlyMap<string, ReadonlySet<string>>
   /** Tools SPEC.md names; while the catalogue lacks one, mentions of it are pending. */
   readonly specToolNames: ReadonlySet<string>
   /**
@@ -82,5 +84,11 @@ export const serviceSurface = (toolNames: ReadonlySet<string> = mcpToolNames()):
     if (documented.has(key)) continue
     endpoints.push({ method: route.method, ...shape, query: undefined, removed: route.group === undefined })
   }
-  return { endpoints, mcpToolNames: toolNames, specToolNames: specToolNames(), specFamilies }
+  return {
+    endpoints,
+    mcpToolNames: toolNames,
+    mcpToolArguments: mcpToolArguments(),
+    specToolNames: specToolNames(),
+    specFamilies
+  }
 }

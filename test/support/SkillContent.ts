@@ -65,6 +65,34 @@ export const toolMentions = (text: string): Array<string> => [
   ...Array.from(text.matchAll(/\b(?:MCP|tool)s?:?\s+`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`/g), (m) => m[1]!)
 ]
 
+export interface ArgumentMention {
+  readonly tool: string
+  readonly argument: string
+}
+
+const toolName = "((?:get|search|list|create|check|find|record)_[a-z0-9_]*[a-z0-9])"
+const argumentList = "((?:`[a-z][a-z0-9_]*`(?:\\s*(?:,|and|or)\\s*)?)+)"
+const argumentPatterns = [
+  // MCP `get_enforcement_actions`, arguments `agency`, `limit`
+  new RegExp(`\`${toolName}\`,?\\s+(?:with\\s+)?arguments?:?\\s+${argumentList}`, "g"),
+  // `search_ecfr_part` (`part`, `query`, `per_page`)
+  new RegExp(`\`${toolName}\`\\s+\\(${argumentList}`, "g"),
+  // search_csl({ name: "…", sources: "EL,SDN" }) or `search_csl {"name": …}`
+  new RegExp(`${toolName}\`?\\s*\\(?\\s*\\{([^}]*)\\}`, "g")
+]
+
+/** Arguments a skill gives a tool: `tool` (`a`, `b`), "`tool`, arguments `a`, `b`", `tool({ a: … })`. */
+export const argumentMentions = (text: string): Array<ArgumentMention> =>
+  argumentPatterns.flatMap((pattern, index) =>
+    Array.from(text.matchAll(pattern)).flatMap((match) => {
+      const tool = match[1]!
+      const names = index === 2
+        ? Array.from(match[2]!.matchAll(/(?:^|[,{\s])"?([a-z][a-z0-9_]*)"?\s*:/g), (m) => m[1]!)
+        : Array.from(match[2]!.matchAll(/`([a-z][a-z0-9_]*)`/g), (m) => m[1]!)
+      return names.map((argument) => ({ tool, argument }))
+    })
+  )
+
 export const skillNameMentions = (text: string): Array<string> =>
   Array.from(text.matchAll(/(?<![\w-])svc-[a-z0-9]+(?:-[a-z0-9]+)*(?![\w-])/g), (m) => m[0])
 
@@ -191,6 +219,15 @@ export const checkCollection = (collection: SkillCollection, surface: ServiceSur
     for (const { path, text } of filesOf(skill)) {
       if (text.trim().length < 40) problems.push({ path, message: "is (almost) empty" })
       checkEndpoints(path, text, surface, collection, report)
+      for (const { argument, tool } of argumentMentions(text)) {
+        const known = surface.mcpToolArguments?.get(tool)
+        if (known !== undefined && !known.has(argument)) {
+          problems.push({
+            path,
+            message: `gives MCP tool \`${tool}\` the argument \`${argument}\`, which it does not take`
+          })
+        }
+      }
       for (const tool of new Set(toolMentions(text))) {
         if (surface.mcpToolNames.has(tool)) continue
         if (surface.specToolNames.has(tool)) report.pending.push({ path, message: `MCP ${tool}` })

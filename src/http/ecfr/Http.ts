@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { type CfrSection, CfrTreeNode, SectionsPayload, UnsupportedPart, VersionsPayload } from "../../domain/Cfr.ts"
 import { isSupportedPart, type SupportedPartNumber, supportedParts } from "../../domain/Service.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
-import { refreshSchedule } from "../../services/ecfr/Live.ts"
+import { metaPayload } from "../../services/ecfr/Meta.ts"
 import { sectionFragment, sectionPlainText } from "../../services/ecfr/SectionText.ts"
 import { EcfrSource } from "../../services/EcfrSource.ts"
 import { Api } from "../Api.ts"
@@ -27,26 +27,15 @@ export const EcfrHttpLive = HttpApiBuilder.group(Api, "ecfr", (handlers) =>
     const html = representation("text/html; charset=utf-8", (section: CfrSection) =>
       sectionFragment(section, titleOf(Number(section.identifier.split(".")[0]))))
     const plain = representation("text/plain; charset=utf-8", sectionPlainText)
-    const supported = supportedParts.map((p) => ({
-      ...p,
-      endpoint: `/api/ecfr/${p.part}`,
-      search: `/api/ecfr/${p.part}/search`
-    }))
+    const meta = Effect.provideService(Effect.provideService(metaPayload, AppConfig, config), EcfrSource, source)
 
     return handlers
       .handle("meta", () =>
-        Effect.map(source.cacheReport, (cache) => ({
-          supportedParts: supported,
-          cache,
-          refreshSchedule,
-          source: config.ecfrBaseUrl
-        })))
+        meta)
       .handle("part", ({ path, request }) =>
         partOf(path.part).pipe(
           Effect.flatMap(source.structure),
-          Effect.map((served) =>
-            structureJson(served, request.headers["accept-encoding"])
-          )
+          Effect.map((served) => structureJson(served, request.headers["accept-encoding"]))
         ))
       .handle("sections", ({ path, request }) =>
         partOf(path.part).pipe(

@@ -9,12 +9,14 @@ import {
   type SectionsPayload,
   TitleSearchResponse
 } from "../../domain/Cfr.ts"
+import { DataStateFields } from "../../domain/DataState.ts"
 import { InvalidRequest } from "../../domain/Problem.ts"
 import { CfrTitleNumber, SupportedPartNumber, supportedParts } from "../../domain/Service.ts"
 import { parseParagraphPath, sliceParagraph } from "../../services/ecfr/Paragraph.ts"
 import { sectionPlainText } from "../../services/ecfr/SectionText.ts"
 import { EcfrSource, type Served } from "../../services/EcfrSource.ts"
 import * as Budget from "../Budget.ts"
+import { ecfrSearchState, onePerSection } from "../EcfrSearchPresentation.ts"
 import * as Tool from "../Tool.ts"
 
 const Part = SupportedPartNumber.annotations({
@@ -221,35 +223,43 @@ export const getEcfrText = Tool.make({
     )
 })
 
-/** REST twin: `GET /api/ecfr/{part}/search`. */
+const PartSearchAnswer = Schema.Struct({ ...PartSearchResponse.fields, ...DataStateFields })
+const TitleSearchAnswer = Schema.Struct({ ...TitleSearchResponse.fields, ...DataStateFields })
+
+/** The REST answer with one hit per section and the state of the data beside the hits. */
+const forAgents = <A extends PartSearchResponse | TitleSearchResponse>(answer: A) => {
+  const results = onePerSection(answer.results)
+  return { ...answer, results, ...ecfrSearchState(answer.meta.engine, answer.query, results.length) }
+}
+
+/** REST twin: `GET /api/ecfr/{part}/search`, one hit per section. */
 export const searchEcfrPart = Tool.make({
   name: "search_ecfr_part",
   title: "Search a CFR part",
-  description: "Full-text search within one mirrored part (current text), with excerpts and the section to cite. " +
-    "Pass `meta.nextCursor` back as `cursor` (with the same query) for the next page; a null cursor means no " +
-    "more. When the eCFR search is down, a local index of the stored part answers (`meta.engine`).",
-  version: "1.0.0",
+  description: "Full-text search of one mirrored part's current text: one hit per section with excerpt and " +
+    "date. Next page: pass `meta.nextCursor` as `cursor`. `data_state` says whether no hits mean nothing found.",
+  version: "1.1.0",
   annotations: Tool.readOnly("Search a CFR part"),
   input: Tool.jsonArguments(Schema.Struct({ part: Part, ...searchArguments })),
-  output: Tool.structured(PartSearchResponse),
-  run: ({ part, ...args }) => Effect.flatMap(EcfrSource, (source) => source.searchPart(part, searchRequest(args)))
+  output: Tool.structured(PartSearchAnswer),
+  run: ({ part, ...args }) =>
+    Effect.flatMap(EcfrSource, (source) => Effect.map(source.searchPart(part, searchRequest(args)), forAgents))
 })
 
-/** REST twin: `GET /api/ecfr/search`. */
+/** REST twin: `GET /api/ecfr/search`, one hit per section. */
 export const searchEcfrTitle = Tool.make({
   name: "search_ecfr_title",
   title: "Search the EAR or the ITAR",
-  description: "Full-text search across title 15 (the EAR, default) or title 22 (the ITAR), current text, with " +
-    "the same paging as search_ecfr_part. For other titles use search_ecfr.",
-  version: "1.0.0",
+  description: "Like search_ecfr_part across title 15 (EAR, default) or 22 (ITAR). Other titles: search_ecfr.",
+  version: "1.1.0",
   annotations: Tool.readOnly("Search the EAR or the ITAR"),
   input: Tool.jsonArguments(Schema.Struct({
     title: Schema.optional(CfrTitleNumber.annotations({ description: "15 (EAR, default) or 22 (ITAR)" })),
     ...searchArguments
   })),
-  output: Tool.structured(TitleSearchResponse),
+  output: Tool.structured(TitleSearchAnswer),
   run: ({ title, ...args }) =>
-    Effect.flatMap(EcfrSource, (source) => source.searchTitle(title ?? 15, searchRequest(args)))
+    Effect.flatMap(EcfrSource, (source) => Effect.map(source.searchTitle(title ?? 15, searchRequest(args)), forAgents))
 })
 
 export const ecfrTools = [getEcfrPart, getEcfrSections, searchEcfrPart, searchEcfrTitle, getEcfrText] as const

@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { DataStateFields } from "../../domain/DataState.ts"
 import {
   EnforcementDocumentDetail,
   EnforcementDocumentId,
@@ -40,14 +41,28 @@ export const searchEnforcementDocuments = Tool.make({
   version: "1.0.0",
   annotations: Tool.readOnly("Search the enforcement archive"),
   input: SearchDocuments,
-  output: Tool.structured(EnforcementDocumentList),
+  output: Tool.structured(Schema.Struct({ ...EnforcementDocumentList.fields, ...DataStateFields })),
   run: ({ agency, limit, query }) =>
     Effect.flatMap(EnforcementLake, (lake) =>
-      lake.search({
-        ...(query === undefined ? {} : { q: query }),
-        ...(agency === undefined ? {} : { agency }),
-        ...(limit === undefined ? {} : { limit })
-      }))
+      Effect.zipWith(
+        lake.search({
+          ...(query === undefined ? {} : { q: query }),
+          ...(agency === undefined ? {} : { agency }),
+          ...(limit === undefined ? {} : { limit })
+        }),
+        lake.stats,
+        // an archive never filled answers no hits too: say which it is
+        (list, stats) => ({
+          ...list,
+          ...(stats.total === 0
+            ? {
+              data_state: "empty" as const,
+              data_note: "The enforcement archive holds no documents yet; no hits say nothing about the party."
+            }
+            : { data_state: "ok" as const })
+        }),
+        { concurrent: true }
+      ))
 })
 
 /** REST twin: `GET /api/enforcement/docs/{id}` (with `include_text`, also `/text`). */

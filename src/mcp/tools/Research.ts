@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { type DataState, DataStateFields } from "../../domain/DataState.ts"
 import {
   CfrSearchParams,
   CfrSearchResponse,
@@ -16,6 +17,18 @@ import {
 import { Research } from "../../services/Research.ts"
 import * as Tool from "../Tool.ts"
 
+/** A fail-soft search answer with its state beside the hits: no credential, a failed upstream, or searched. */
+const withState = <A extends { readonly error?: string | undefined; readonly configured?: boolean }>(
+  answer: A
+): A & DataState => ({
+  ...answer,
+  ...(answer.configured === false
+    ? { data_state: "not_configured" as const, data_note: "This server holds no credential for the source." }
+    : answer.error !== undefined
+    ? { data_state: "error" as const, data_note: "The source failed; no results say nothing." }
+    : { data_state: "ok" as const })
+})
+
 /** Bodies an agent can read in one go: long rules are cut here, `body_truncated` says so. */
 export const FederalRegisterBodyChars = 40_000
 
@@ -30,8 +43,8 @@ export const searchFederalRegister = Tool.make({
   version: "1.0.0",
   annotations: Tool.readOnly("Search the Federal Register", true),
   input: Tool.jsonArguments(FederalRegisterSearchParams),
-  output: Tool.structured(FederalRegisterSearchResponse),
-  run: (params) => Effect.flatMap(Research, (research) => research.searchFederalRegister(params))
+  output: Tool.structured(Schema.Struct({ ...FederalRegisterSearchResponse.fields, ...DataStateFields })),
+  run: (params) => Effect.flatMap(Research, (research) => Effect.map(research.searchFederalRegister(params), withState))
 })
 
 /** REST twin: `GET /api/federal-register/{document_number}` (body cut to about 40,000 characters here). */
@@ -59,8 +72,8 @@ export const searchSecEdgar = Tool.make({
   version: "1.0.0",
   annotations: Tool.readOnly("Search SEC EDGAR filings", true),
   input: Tool.jsonArguments(SecEdgarSearchParams),
-  output: Tool.structured(SecEdgarSearchResponse),
-  run: (params) => Effect.flatMap(Research, (research) => research.searchSecEdgar(params))
+  output: Tool.structured(Schema.Struct({ ...SecEdgarSearchResponse.fields, ...DataStateFields })),
+  run: (params) => Effect.flatMap(Research, (research) => Effect.map(research.searchSecEdgar(params), withState))
 })
 
 /** REST twin: `GET /api/cfr-search`. */
@@ -72,8 +85,8 @@ export const searchEcfr = Tool.make({
   version: "1.0.0",
   annotations: Tool.readOnly("Search the whole CFR", true),
   input: Tool.jsonArguments(CfrSearchParams),
-  output: Tool.structured(CfrSearchResponse),
-  run: (params) => Effect.flatMap(Research, (research) => research.searchEcfr(params))
+  output: Tool.structured(Schema.Struct({ ...CfrSearchResponse.fields, ...DataStateFields })),
+  run: (params) => Effect.flatMap(Research, (research) => Effect.map(research.searchEcfr(params), withState))
 })
 
 /** REST twin: `GET /api/govinfo`. */
@@ -85,8 +98,8 @@ export const searchGovinfo = Tool.make({
   version: "1.0.0",
   annotations: Tool.readOnly("Search govinfo publications", true),
   input: Tool.jsonArguments(GovinfoSearchParams),
-  output: Tool.structured(GovinfoSearchResponse),
-  run: (params) => Effect.flatMap(Research, (research) => research.searchGovinfo(params))
+  output: Tool.structured(Schema.Struct({ ...GovinfoSearchResponse.fields, ...DataStateFields })),
+  run: (params) => Effect.flatMap(Research, (research) => Effect.map(research.searchGovinfo(params), withState))
 })
 
 /** REST twin: `GET /api/regulations`. */
@@ -98,8 +111,8 @@ export const searchRegulations = Tool.make({
   version: "1.0.0",
   annotations: Tool.readOnly("Search regulations.gov", true),
   input: Tool.jsonArguments(RegulationsSearchParams),
-  output: Tool.structured(RegulationsSearchResponse),
-  run: (params) => Effect.flatMap(Research, (research) => research.searchRegulations(params))
+  output: Tool.structured(Schema.Struct({ ...RegulationsSearchResponse.fields, ...DataStateFields })),
+  run: (params) => Effect.flatMap(Research, (research) => Effect.map(research.searchRegulations(params), withState))
 })
 
 export const researchTools = [
