@@ -32,6 +32,7 @@ import * as DocumentFiles from "../services/store/DocumentFilesSql.ts"
 import * as UserDirectory from "../services/UserDirectory.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { SkillsFromConfig } from "./Skills.ts"
+import { WorkspaceServices } from "./Workspace.ts"
 
 /** The eCFR source with the answers parsed from it (ECCN entries, Country Chart and Groups). */
 const regulatoryData = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
@@ -66,7 +67,7 @@ const readiness = Layer.unwrapEffect(
 export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
   Layer.mergeAll(McpCatalogLive, readiness).pipe(
     Layer.provideMerge(EcfrReachability.layer),
-    Layer.provideMerge(PartyEnforcement.layer),
+    Layer.provideMerge(Layer.merge(PartyEnforcement.layer, WorkspaceServices)),
     Layer.provideMerge(dataServices(ecfrSource)),
     Layer.provide(FetchHttpClient.layer)
   )
