@@ -41,7 +41,17 @@ export const layer = <const C extends ReadonlyArray<Contribution<any>>>(
           contributions,
           (item) =>
             Effect.map(
-              Effect.provide(item.check as Effect.Effect<CheckResult, never, Requirements<C[number]>>, context),
+              Effect.provide(item.check as Effect.Effect<CheckResult, never, Requirements<C[number]>>, context).pipe(
+                // a check that breaks (its service's store is down) is that dependency unavailable,
+                // never a failed readiness document
+                Effect.catchAllCause(() =>
+                  Effect.as(Effect.logWarning("readiness check failed", { check: item.name }), {
+                    status: "unavailable" as const,
+                    summary: "the check could not run: its data cannot be read (is the store reachable?)",
+                    details: {}
+                  })
+                )
+              ),
               (result): ReadinessCheck => ({ name: item.name, critical: item.critical, ...result })
             ),
           { concurrency: "unbounded" }

@@ -23,7 +23,7 @@ export const startInstance = async (env: Record<string, string>): Promise<Instan
   const [command, ...prefix] = cliCommand
   const child = spawn(command, [...prefix, "serve"], {
     env: { ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: url },
-    stdio: ["ignore", "ignore", "pipe"]
+    stdio: ["ignore", process.env.INSTANCE_STDOUT ? "inherit" : "ignore", "pipe"]
   })
   let stderr = ""
   child.stderr!.on("data", (chunk) => (stderr += String(chunk)))
