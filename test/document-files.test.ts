@@ -106,6 +106,18 @@ forEachEngine("document link store (SQL)", (it) => {
       yield* sql`DELETE FROM document_files`
     }))
 
+  it.scoped("an instance answers again from its own copy (documents never change); others read the store", () =>
+    Effect.gen(function*() {
+      const options = { ttlSeconds: 60, maxBytes: 10_000 }
+      const a = yield* DocumentFilesSql.make(options)
+      const b = yield* DocumentFilesSql.make(options)
+      const link = yield* a.put(pdf(100))
+      const sql = yield* SqlClient
+      yield* sql`DELETE FROM document_files`
+      expect(Option.isSome(yield* a.get(link.token))).toBe(true)
+      expect(Option.isNone(yield* b.get(link.token))).toBe(true)
+    }))
+
   it.scoped("refuses a single document larger than the cap", () =>
     Effect.gen(function*() {
       const files = yield* DocumentFilesSql.make({ ttlSeconds: 60, maxBytes: 50 })
@@ -124,7 +136,10 @@ describe("document link store when PostgreSQL goes away", () => {
       const put = yield* Effect.exit(files.put(pdf(10)))
       expect(failureOf(put)).toContain("StoreUnavailable")
       expect(failureOf(put)).toContain("\"status\":503")
-      const get = yield* Effect.exit(files.get(link.token))
+      // a link this instance has not served yet must be read from the store: 503, not "no such link"
+      const get = yield* Effect.exit(files.get("A".repeat(43)))
       expect(failureOf(get)).toContain("StoreUnavailable")
+      // one it holds a copy of is still answered
+      expect(Option.isSome(yield* files.get(link.token))).toBe(true)
     }), { timeout: 120_000 })
 })

@@ -10,14 +10,19 @@ import {
   hashOf,
   newToken,
   sha256Of,
+  type StoredDocument,
   type StoreOptions
 } from "../DocumentFiles.ts"
 
 const Stored = Schema.Struct({
   fileName: Schema.String,
   warnings: Schema.Int,
-  bytes: Schema.Uint8ArrayFromSelf
+  bytes: Schema.Uint8ArrayFromSelf,
+  expiresAt: Schema.DateFromSelf
 })
+
+/** Bytes of recent documents each instance keeps in memory. */
+const cacheBytes = 64 * 1024 * 1024
 
 const Used = Schema.Struct({ used: Schema.Number })
 
@@ -42,6 +47,28 @@ export const make = (options: StoreOptions) =>
     // a sweep at most every minute (sooner with short TTLs) keeps abandoned documents from piling up
     const every = Duration.seconds(Math.max(1, Math.min(60, options.ttlSeconds)))
     yield* Effect.forkScoped(Effect.repeat(Effect.ignore(sweep), Schedule.spaced(every)))
+
+    // a document and its expiry never change once stored, so an in-process copy is always exact: the
+    // instance that rendered it, or that served it once, answers again without reading the bytes
+    // back from the database (oldest copies are dropped first)
+    const recent = new Map<string, { readonly document: StoredDocument; readonly expiresAt: number }>()
+    let recentBytes = 0
+    const forget = (name: string) => {
+      const entry = recent.get(name)
+      if (entry === undefined) return
+      recent.delete(name)
+      recentBytes -= entry.document.bytes.byteLength
+    }
+    const remember = (name: string, document: StoredDocument, expiresAt: number) => {
+      if (document.bytes.byteLength > cacheBytes) return
+      forget(name)
+      for (const [oldest] of recent) {
+        if (recentBytes + document.bytes.byteLength <= cacheBytes) break
+        forget(oldest)
+      }
+      recent.set(name, { document, expiresAt })
+      recentBytes += document.bytes.byteLength
+    }
 
     const decodeUsed = Schema.decodeUnknown(Used)
     const decodeStored = Schema.decodeUnknown(Stored)
@@ -75,15 +102,25 @@ export const make = (options: StoreOptions) =>
               detail: "Too many rendered documents are waiting for download; retry in a few minutes."
             })
           }
+          remember(hashOf(token), document, expiresAt.getTime())
           return { token, expiresAt, sha256: sha256Of(document.bytes) }
         }),
       get: (token) =>
         Effect.gen(function*() {
-          const rows = yield* sql`SELECT file_name, warnings, bytes FROM document_files
-            WHERE token_hash = ${hashOf(token)} AND expires_at > ${new Date(now())}`
+          const name = hashOf(token)
+          const cached = recent.get(name)
+          if (cached !== undefined) {
+            if (cached.expiresAt > now()) return Option.some(cached.document)
+            forget(name)
+            return Option.none()
+          }
+          const rows = yield* sql`SELECT file_name, warnings, bytes, expires_at FROM document_files
+            WHERE token_hash = ${name} AND expires_at > ${new Date(now())}`
           if (rows.length === 0) return Option.none()
           const stored = yield* decodeStored(rows[0])
-          return Option.some({ fileName: stored.fileName, bytes: stored.bytes, warnings: stored.warnings })
+          const document = { fileName: stored.fileName, bytes: stored.bytes, warnings: stored.warnings }
+          remember(name, document, stored.expiresAt.getTime())
+          return Option.some(document)
         }).pipe(Effect.catchAll(unavailable))
     }
     return shape
