@@ -16,9 +16,12 @@ import type { BearerResolver } from "./Auth.ts"
 
 /**
  * Enclave service JWTs. Claims: `iss` and `aud` as configured, `exp` and `sub` required, `nbf`
- * honoured when present, and the entitlements in `svc_entitlements` (an array of strings).
+ * honoured when present, the entitlements in `svc_entitlements` (an array of strings), and the
+ * workspace the service acts on in `svc_workspace` (a string; default: the subject).
  */
 export const EntitlementsClaim = "svc_entitlements"
+
+export const WorkspaceClaim = "svc_workspace"
 
 export const Entitlement = {
   /** `POST /mcp` and the enterprise MCP tools. */
@@ -53,17 +56,31 @@ const pemKey = (pem: string, algorithms: ReadonlyArray<string>): JWTVerifyGetKey
   }
 }
 
+/** Refuses a token whose header names no key: with a key set, jose would otherwise try its only key. */
+class MissingKeyId extends Error {
+  readonly code = "ERR_JWKS_NO_KID"
+}
+
+/**
+ * A key set selects its key by the token's `kid` only (the deployment guide promises a known `kid`):
+ * jose alone accepts a token without one when the set holds a single key of the algorithm.
+ */
+const requiringKid = (keys: JWTVerifyGetKey): JWTVerifyGetKey => (header, token) => {
+  if (typeof header.kid !== "string" || header.kid.length === 0) throw new MissingKeyId("kid required")
+  return keys(header, token)
+}
+
 const keySetFrom = (config: ServiceJwtConfig): Effect.Effect<JWTVerifyGetKey, ServiceJwtConfigError> => {
   if (Option.isSome(config.jwksUrl)) {
     const url = new URL(config.jwksUrl.value)
     // the runtime's outbound fetch (proxy-aware on Node) when one is provided, else jose's default
     return Effect.map(Effect.serviceOption(FetchHttpClient.Fetch), (fetch) =>
-      createRemoteJWKSet(url, {
+      requiringKid(createRemoteJWKSet(url, {
         timeoutDuration: 5_000,
         cooldownDuration: 30_000,
         cacheMaxAge: 10 * 60_000,
         ...Option.match(fetch, { onNone: () => ({}), onSome: (implementation) => ({ [customFetch]: implementation }) })
-      }))
+      })))
   }
   if (Option.isNone(config.publicKeys)) {
     return Effect.fail(
@@ -81,7 +98,7 @@ const keySetFrom = (config: ServiceJwtConfig): Effect.Effect<JWTVerifyGetKey, Se
     }).pipe(Effect.as(pemKey(text, config.algorithms)))
   }
   return Effect.try({
-    try: () => createLocalJWKSet(JSON.parse(text) as JSONWebKeySet),
+    try: () => requiringKid(createLocalJWKSet(JSON.parse(text) as JSONWebKeySet)),
     catch: () =>
       new ServiceJwtConfigError({ reason: "SERVICE_JWT_PUBLIC_KEYS must be a JWKS document or a PEM public key" })
   })
@@ -89,6 +106,9 @@ const keySetFrom = (config: ServiceJwtConfig): Effect.Effect<JWTVerifyGetKey, Se
 
 const entitlementsOf = (claim: unknown): ReadonlyArray<string> =>
   Array.isArray(claim) ? claim.filter((value): value is string => typeof value === "string") : []
+
+const workspaceOf = (claim: unknown): { readonly workspace?: string } =>
+  typeof claim === "string" && claim.length > 0 && claim.length <= 200 ? { workspace: claim } : {}
 
 /**
  * The enclave's bearer resolver: a compact JWS verified with `jose` against the configured keys,
@@ -118,11 +138,13 @@ export const makeResolver = (config: ServiceJwtConfig): Effect.Effect<BearerReso
             Option.some<Principal>({
               _tag: "Service",
               subject: payload.sub!,
-              entitlements: entitlementsOf(payload[EntitlementsClaim])
+              entitlements: entitlementsOf(payload[EntitlementsClaim]),
+              ...workspaceOf(payload[WorkspaceClaim])
             })
           ),
           Effect.catchAll((failure) => {
             const code = (failure.error as { code?: string } | undefined)?.code ?? "ERR_UNKNOWN"
+
             return Effect.as(Effect.logDebug("service JWT rejected", { reason: code }), Option.none())
           })
         )
