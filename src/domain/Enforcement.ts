@@ -75,20 +75,18 @@ export const EnforcementFeedParams = Schema.Struct({
   action_type: Schema.optional(ActionType),
   party: Schema.optional(
     Schema.Trim.pipe(Schema.minLength(2), Schema.maxLength(200)).annotations({
-      description: "Matches the party or the title, ignoring case, accents and punctuation, on whole words. " +
-        "Applied in memory; never logged."
+      description: "Whole words of the party or title (case, accents, punctuation ignored); never logged"
     })
   ),
   statute: Schema.optional(
     Schema.Trim.pipe(Schema.minLength(2), Schema.maxLength(100)).annotations({
-      description: "Matches a cited authority: a name or abbreviation (`ECRA`, `IEEPA`, `AECA`, `ITAR`, `EAR`) " +
-        "or a citation (`50 U.S.C. 4819`, `15 CFR 764`)"
+      description: "A cited authority: `ECRA`, `IEEPA`, `AECA`, `ITAR`, `EAR` or a citation (`50 U.S.C. 4819`)"
     })
   ),
   since: Schema.optional(IsoDate.annotations({ description: "Only actions published on or after this date" })),
   limit: Schema.optional(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, FeedLimitMax)).annotations({
-      description: `Maximum number of actions, 1 to ${FeedLimitMax} (default 50)`
+      description: "Maximum actions (default 50)"
     })
   )
 })
@@ -119,8 +117,8 @@ export const agencyOfId = (id: string): EnforcementAgency =>
 export const ParseStatus = Schema.Literal("parsed", "no_text", "pending", "no_pdf", "failed").annotations({
   description: "`parsed` PDF stored and its text extracted; `no_text` PDF stored but it holds no extractable text " +
     "(a scan: read the file); `pending` a PDF exists upstream (`original_doc_url`) but is not in the archive yet; " +
-    "`no_pdf` the source publishes no PDF (typical for `doj:`); `failed` the supplied file was not a readable PDF " +
-    "and was not stored"
+    "`no_pdf` the source publishes no PDF (typical for `doj:`); `failed` the file could not be fetched or read " +
+    "(the coverage statistics say why)"
 })
 export type ParseStatus = typeof ParseStatus.Type
 export const parseStatuses = ParseStatus.literals
@@ -159,11 +157,33 @@ export const EnforcementDocumentList = Schema.Struct({
 }).annotations({ identifier: "EnforcementDocumentList" })
 export type EnforcementDocumentList = typeof EnforcementDocumentList.Type
 
+export const EnforcementSourceCoverage = Schema.Struct({
+  source: Schema.String.annotations({ description: "A collector's id, or `import` for operator imports" }),
+  documents: Schema.Int,
+  by_parse_status: Schema.Record({ key: ParseStatus, value: Schema.Int }),
+  removed_upstream: Schema.Int.annotations({
+    description: "Documents the source no longer lists; they stay in the archive"
+  }),
+  listed: Schema.NullOr(Schema.Int).annotations({ description: "Items the last successful listing held" }),
+  last_success_at: Schema.NullOr(Schema.String),
+  last_attempt_at: Schema.NullOr(Schema.String),
+  last_error: Schema.NullOr(Schema.String).annotations({
+    description: "Why the latest collection failed (null once a later one succeeded)"
+  }),
+  last_error_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "EnforcementSourceCoverage" })
+export type EnforcementSourceCoverage = typeof EnforcementSourceCoverage.Type
+
 export const EnforcementArchiveStats = Schema.Struct({
   total: Schema.Int,
   by_parse_status: Schema.Record({ key: ParseStatus, value: Schema.Int }),
   by_agency: Schema.Record({ key: EnforcementAgency, value: Schema.Int }),
-  imported_at: Schema.NullOr(Schema.String).annotations({ description: "When the archive was last imported" })
+  imported_at: Schema.NullOr(Schema.String).annotations({
+    description: "When the archive last changed (an import or a collection)"
+  }),
+  by_source: Schema.optional(Schema.Array(EnforcementSourceCoverage)).annotations({
+    description: "Coverage per source: counts by parse status, last successful collection, last error"
+  })
 }).annotations({ identifier: "EnforcementArchiveStats" })
 export type EnforcementArchiveStats = typeof EnforcementArchiveStats.Type
 
@@ -172,14 +192,13 @@ export const DocumentsLimitMax = 100
 export const EnforcementDocumentsParams = Schema.Struct({
   q: Schema.optional(
     Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
-      description: "Keywords matched against party, title and parsed text (all words must match; the last may be " +
-        "a prefix). Without `q`, the catalog newest first."
+      description: "Keywords in party, title or text (all must match; the last may be a prefix); none: newest"
     })
   ),
   agency: Schema.optional(EnforcementAgency),
   limit: Schema.optional(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, DocumentsLimitMax)).annotations({
-      description: `Maximum number of documents, 1 to ${DocumentsLimitMax} (default 20)`
+      description: "Maximum documents (default 20)"
     })
   ),
   stats: Schema.optional(
@@ -193,8 +212,29 @@ export type EnforcementDocumentsParams = typeof EnforcementDocumentsParams.Type
 export const EnforcementDocumentPath = Schema.Struct({ id: EnforcementDocumentId })
 
 /** Metadata, and the parsed text when asked for (the MCP tool's `include_text`). */
-export const EnforcementDocumentDetail = Schema.Struct({
+export const EnforcementExtracted = Schema.Struct({
+  parties: Schema.Array(Schema.String),
+  dates: Schema.Array(Schema.String),
+  statutes: Schema.Array(Schema.String),
+  penalties: Schema.Array(Schema.String),
+  eccns: Schema.Array(Schema.String)
+}).annotations({
+  identifier: "EnforcementExtracted",
+  description: "Respondents, dates, cited authorities, penalty amounts and ECCNs the document states"
+})
+
+/** One document's metadata with what the parse pipeline recorded about it. */
+export const EnforcementDocumentRecord = Schema.Struct({
   ...EnforcementDocument.fields,
+  parse_reason: Schema.optional(Schema.NullOr(Schema.String)).annotations({
+    description: "Why the document is `failed`, `pending` or `no_text`"
+  }),
+  parse_attempts: Schema.optional(Schema.Int),
+  extracted: Schema.optional(EnforcementExtracted)
+}).annotations({ identifier: "EnforcementDocumentRecord" })
+
+export const EnforcementDocumentDetail = Schema.Struct({
+  ...EnforcementDocumentRecord.fields,
   text: Schema.optional(Schema.NullOr(Schema.String))
 }).annotations({ identifier: "EnforcementDocumentDetail" })
 export type EnforcementDocumentDetail = typeof EnforcementDocumentDetail.Type

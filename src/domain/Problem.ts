@@ -54,10 +54,15 @@ export const problemCodeFields = (body: Record<string, unknown>): { error?: stri
   }
 }
 
-/** An encoded problem as it is published (REST body, MCP structured failure): no `_tag`, with `error` and `message`. */
-export const publishedProblem = (encoded: Record<string, unknown>): Record<string, unknown> => {
-  const { _tag: _internal, ...fields } = encoded
-  return { ...fields, ...problemCodeFields(fields) }
+/**
+ * A problem as published on every surface (REST bodies, MCP structured content): without the error
+ * class's internal `_tag`, with SPEC's `error` and `message` fields and `type` resolved against the
+ * service's base URL.
+ */
+export const publishedProblem = (body: Record<string, unknown>, baseUrl: string): Record<string, unknown> => {
+  const { _tag: _internal, ...fields } = body
+  const type = typeof fields.type === "string" && fields.type.startsWith("/") ? `${baseUrl}${fields.type}` : fields.type
+  return { ...fields, ...problemCodeFields(fields), type }
 }
 
 export const ProblemTypeAnnotation: unique symbol = Symbol.for("app/domain/Problem/ProblemType")
@@ -136,6 +141,18 @@ export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
   internalError.fields,
   internalError.annotations
+) {}
+
+const storeUnavailable = problem({
+  slug: "store-unavailable",
+  status: 503,
+  title: "Store unavailable",
+  description: "The database keeping shared state cannot be reached; nothing was changed. Retry in a few seconds."
+})
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()(
+  "StoreUnavailable",
+  storeUnavailable.fields,
+  storeUnavailable.annotations
 ) {}
 
 const upstreamUnavailable = problem({

@@ -2,6 +2,7 @@ import * as Catalog from "./Catalog.ts"
 import { countryChartResources, eccnResources } from "./resources/Eccn.ts"
 import { ecfrResources } from "./resources/Ecfr.ts"
 import { skillResources } from "./resources/Skills.ts"
+import { courtRecordsTools } from "./tools/CourtRecords.ts"
 import { documentTools } from "./tools/Documents.ts"
 import { eccnTools } from "./tools/Eccn.ts"
 import { ecfrTools } from "./tools/Ecfr.ts"
@@ -11,6 +12,10 @@ import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
 import { researchTools } from "./tools/Research.ts"
 import { screeningTools } from "./tools/Screening.ts"
 import { skillsTools } from "./tools/Skills.ts"
+import { noteTools } from "./tools/WorkspaceNotes.ts"
+import { productTools } from "./tools/WorkspaceProducts.ts"
+import { screeningRegistryTools } from "./tools/WorkspaceScreenings.ts"
+import { transactionTools } from "./tools/WorkspaceTransactions.ts"
 
 /**
  * The production MCP surface: every tool in the order `tools/list` shows it, and every resource
@@ -25,7 +30,12 @@ export const productionTools = [
   ...enforcementTools,
   ...researchTools,
   ...partyEnforcementTools,
-  ...documentTools
+  ...documentTools,
+  ...transactionTools,
+  ...productTools,
+  ...noteTools,
+  ...screeningRegistryTools,
+  ...courtRecordsTools
 ] as const
 
 export const productionResources = [skillResources, ecfrResources, eccnResources, countryChartResources] as const

@@ -15,6 +15,8 @@ export interface AppConfigShape {
   readonly database: DatabaseConfig
   /** Redis for the anonymous rate limit across instances; unset → in memory. */
   readonly redisUrl: Option.Option<Redacted.Redacted>
+  /** Prefix of the rate limit's Redis keys, so deployments can share one Redis. */
+  readonly redisKeyPrefix: string
   readonly ecfrBaseUrl: string
   readonly cslBulkUrl: string
   readonly cslFile: Option.Option<string>
@@ -23,6 +25,8 @@ export interface AppConfigShape {
   readonly govinfoBaseUrl: string
   readonly regulationsBaseUrl: string
   readonly dojBaseUrl: string
+  /** CourtListener REST API v4, called under each caller's own token (court-records tools). */
+  readonly courtListenerBaseUrl: string
   /** EDGAR refuses automated clients without a User-Agent naming a contact; unset → EDGAR search is off. */
   readonly secEdgarUserAgent: Option.Option<string>
   readonly dataGovApiKey: Option.Option<Redacted.Redacted>
@@ -185,6 +189,12 @@ const variables = Config.all({
     /^rediss?:\/\/./.test(text.trim())
       ? Either.right(Redacted.make(text.trim()))
       : invalid("must be a redis:// or rediss:// URL (unset: the rate limit is kept in memory)"))),
+  redisKeyPrefix: checked("REDIS_KEY_PREFIX", (text) =>
+    /^[\x21-\x7e]{1,64}$/.test(text)
+      ? Either.right(text)
+      : invalid("must be 1 to 64 printable characters without spaces (unset: ecds:ratelimit:)")).pipe(
+      Config.withDefault("ecds:ratelimit:")
+    ),
   ecfrBaseUrl: url("ECFR_BASE_URL", "https://www.ecfr.gov"),
   cslBulkUrl: url(
     "CSL_BULK_URL",
@@ -196,6 +206,7 @@ const variables = Config.all({
   govinfoBaseUrl: url("GOVINFO_BASE_URL", "https://api.govinfo.gov"),
   regulationsBaseUrl: url("REGULATIONS_BASE_URL", "https://api.regulations.gov"),
   dojBaseUrl: url("DOJ_BASE_URL", "https://www.justice.gov"),
+  courtListenerBaseUrl: url("COURTLISTENER_BASE_URL", "https://www.courtlistener.com"),
   secEdgarUserAgent: Config.option(checked("SEC_EDGAR_USER_AGENT", (text) => {
     const value = text.trim()
     return /\S+@\S+\.\S+/.test(value) && value.length <= 200
@@ -288,6 +299,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
       sslCaFile: v.databaseSslCaFile
     },
     redisUrl: v.redisUrl,
+    redisKeyPrefix: v.redisKeyPrefix,
     ecfrBaseUrl: v.ecfrBaseUrl,
     cslBulkUrl: v.cslBulkUrl,
     cslFile: v.cslFile,
@@ -296,6 +308,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     govinfoBaseUrl: v.govinfoBaseUrl,
     regulationsBaseUrl: v.regulationsBaseUrl,
     dojBaseUrl: v.dojBaseUrl,
+    courtListenerBaseUrl: v.courtListenerBaseUrl,
     secEdgarUserAgent: v.secEdgarUserAgent,
     dataGovApiKey: v.dataGovApiKey,
     skillsSource: v.skillsSource,

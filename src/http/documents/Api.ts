@@ -19,7 +19,7 @@ import {
   RenderBackendUnavailable
 } from "../../domain/Documents.ts"
 import { contracts } from "../../domain/documents/index.ts"
-import { InvalidRequest, NotFound } from "../../domain/Problem.ts"
+import { InvalidRequest, NotFound, StoreUnavailable } from "../../domain/Problem.ts"
 import type { Payer } from "../../services/DocumentPayers.ts"
 import { CachePolicy, Enterprise, IndexGroup } from "../Annotations.ts"
 
@@ -87,6 +87,7 @@ export class DocumentFilesGroup extends HttpApiGroup.make("documentFiles")
       .setPath(Schema.Struct({ id: DocumentLinkId }))
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
       .addError(DocumentLinkNotFound)
+      .addError(StoreUnavailable)
       .annotate(
         OpenApi.Summary,
         "download a document rendered by an MCP create_*_pdf tool (the link is the credential; expires)"

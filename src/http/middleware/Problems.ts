@@ -41,10 +41,7 @@ const finish = (
   baseUrl: string,
   headers?: Readonly<Record<string, string>>
 ) => {
-  const fields = publishedProblem(body)
-  const type = typeof fields.type === "string" && fields.type.startsWith("/") ? `${baseUrl}${fields.type}` : fields.type
-  const published = { ...fields, type, instance: info.id }
-  return HttpServerResponse.unsafeJson(published, {
+  return HttpServerResponse.unsafeJson({ ...publishedProblem(body, baseUrl), instance: info.id }, {
     status,
     contentType: ProblemContentType,
     ...(headers ? { headers } : {})
