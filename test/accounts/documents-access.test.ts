@@ -76,7 +76,7 @@ describe("API keys, OAuth users and services on /pdf/*", () => {
     expect((await post(publicServer, "/pdf/classification?draft=1", apiKey)).status).toBe(200)
     const [, line] = (await keys("usage")).split("\n")
     expect(line).toMatch(new RegExp(`^${keyId}\\s+active\\s+1\\s+\\d{4}-\\d{2}-\\d{2}T\\S+\\s+1\\s+accounts$`))
-    await expect(keys("usage", "000000000000")).rejects.toBeDefined()
+    await expect(keys("usage", "000000000000")).rejects.toThrow("no key with id 000000000000")
   })
 
   it("renders final documents for a service with the pdf entitlement on the enclave, without credits", async () => {

@@ -266,10 +266,11 @@ describe("enclave key configuration", () => {
 
   it("refuses to start without an issuer or keys", async () => {
     const tokens = await makeIssuer()
-    await expect(startServer({ config: enclaveConfig(tokens.config({ issuer: Option.none() })) })).rejects.toBeDefined()
+    await expect(startServer({ config: enclaveConfig(tokens.config({ issuer: Option.none() })) })).rejects
+      .toThrow("the enclave needs SERVICE_JWT_ISSUER")
     await expect(startServer({ config: enclaveConfig(tokens.config({ publicKeys: Option.none() })) })).rejects
-      .toBeDefined()
+      .toThrow("the enclave needs SERVICE_JWT_JWKS_URL or SERVICE_JWT_PUBLIC_KEYS")
     await expect(startServer({ config: enclaveConfig(tokens.config({ publicKeys: Option.some("not keys") })) })).rejects
-      .toBeDefined()
+      .toThrow("SERVICE_JWT_PUBLIC_KEYS must be a JWKS document or a PEM public key")
   }, 120_000)
 })

@@ -6,7 +6,7 @@ import { directoryArchive } from "../../src/services/ecfr/DirectoryArchive.ts"
 import * as Mirror from "../../src/services/ecfr/Mirror.ts"
 import { memoryStore } from "../../src/services/ecfr/SnapshotStore.ts"
 import { UpstreamError } from "../../src/services/Upstream.ts"
-import { ecfrFixtures, ecfrRoutes, tempDataDir } from "../support/EcfrFake.ts"
+import { ecfrFixtures, ecfrRoutes, eventually, tempDataDir } from "../support/EcfrFake.ts"
 import { startFakeUpstream } from "../support/FakeUpstream.ts"
 import { startServer } from "../support/TestServer.ts"
 
@@ -111,7 +111,8 @@ describe("eCFR search under UPSTREAM_DEADLINE_SECONDS", () => {
       config: { ecfrBaseUrl: fake.url, dataDir: tempDataDir(), rateLimitPerMinute: 0, upstreamDeadlineSeconds: 1 }
     })
     try {
-      expect((await server.get("/api/ecfr/740")).status).toBe(200)
+      // a cold part may itself take longer than the deadline on a busy machine: its download goes on
+      await eventually(async () => ((await server.get("/api/ecfr/740")).status === 200 ? true : undefined), 60_000)
       const response = await server.get("/api/ecfr/740/search?q=lantern")
       expect(response.status).toBe(200)
       const body = await response.json()
@@ -122,5 +123,5 @@ describe("eCFR search under UPSTREAM_DEADLINE_SECONDS", () => {
       await server.close()
       await fake.close()
     }
-  }, 60_000)
+  }, 120_000)
 })
