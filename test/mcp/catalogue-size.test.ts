@@ -62,6 +62,7 @@ describe("tools/list size", () => {
       expect(JSON.stringify(tool.inputSchema), tool.name).not.toMatch(/between\(|maxLength\(|minItems\(/)
       expect(tool.description.length, tool.name).toBeLessThanOrEqual(450)
       expect(tool.annotations.title, tool.name).toBeUndefined()
+      expect(tool.title, tool.name).toBeUndefined()
     }
     // a tool that changes something keeps the hints that only mean something then
     expect(member.find((tool) => tool.name === "create_pdf")?.annotations).toEqual({

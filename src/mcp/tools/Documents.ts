@@ -14,6 +14,7 @@ import {
   type PlanInfo
 } from "../../domain/Documents.ts"
 import { contractDocuments, contracts } from "../../domain/documents/index.ts"
+import { publishedProblem } from "../../domain/Problem.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
 import { DocumentPayers, type NoPayer } from "../../services/DocumentPayers.ts"
@@ -83,10 +84,10 @@ const purchaseInformation = (error: CreditsRequired | ApiKeyRequired, baseUrl: s
   const problem = error._tag === "CreditsRequired"
     ? Schema.encodeSync(CreditsRequired)(error)
     : Schema.encodeSync(ApiKeyRequired)(error)
-  return new Tool.StructuredFailure(`${error.title}: ${error.detail} Purchase information: ${error.plan.purchaseUrl}`, {
-    ...problem,
-    type: `${baseUrl}${problem.type}`
-  })
+  return new Tool.StructuredFailure(
+    `${error.title}: ${error.detail} Purchase information: ${error.plan.purchaseUrl}`,
+    publishedProblem(problem, baseUrl)
+  )
 }
 
 /** Callers who reach these tools can pay, except enclave services without the `pdf` entitlement. */
@@ -152,9 +153,8 @@ const render = (slug: DocumentSlug, payload: Readonly<Record<string, unknown>>, 
 const createPdf = Tool.make({
   name: "create_pdf",
   title: "Create a compliance PDF",
-  description: "Renders a compliance PDF from a payload (see get_pdf_contract) and answers a download link " +
-    `(url, expires_at, sha256): the link is the credential and expires. ${priceNote} An error's structured ` +
-    "content carries purchase information.",
+  description: "Renders a compliance PDF from a payload (see get_pdf_contract); answers an expiring download " +
+    `link (url, sha256) that is the credential. ${priceNote} Unpaid: the error carries purchase information.`,
   version: "1.0.0",
   enterprise: true,
   annotations: renderAnnotations("Create a compliance PDF"),
