@@ -16,9 +16,12 @@ const legacyCapabilities = { ...capabilities, logging: {} }
 
 const logLevels = new Set(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"])
 
-export const EnterpriseNote = "Enterprise tools (compliance PDF documents and their payload contracts, " +
-  "registries, enforcement checks of named parties) are disclosed to authenticated callers: sign in with " +
-  "OAuth or send an API key as a bearer token."
+/** Where the enterprise tools are, and how this deployment's callers authenticate to see them. */
+export const enterpriseNote = (howToAuthenticate: string) =>
+  "Enterprise tools (compliance PDF documents and their payload contracts, registries, enforcement checks of " +
+  `named parties) are disclosed to authenticated callers: ${howToAuthenticate}.`
+
+export const EnterpriseNote = enterpriseNote("sign in with OAuth or send an API key as a bearer token")
 
 export const instructions = "Read-only, citable access to U.S. export-control regulations: the eCFR text of " +
   "EAR parts 732-774 and ITAR part 121, ECCN entries, the Commerce Country Chart, regulatory status, screening, " +

@@ -94,9 +94,10 @@ export const make = (deps: {
   readonly mirror: Mirror
   readonly search: UpstreamClient
   readonly codec: CursorCodec
+  readonly deadlineMillis: number
 }): Omit<EcfrSourceShape, "cacheReport"> => {
   const { mirror } = deps
-  const search = Search.make({ client: deps.search, codec: deps.codec })
+  const search = Search.make({ client: deps.search, codec: deps.codec, deadlineMillis: deps.deadlineMillis })
   const served = <A>(part: number, f: (snapshot: Snapshot) => A) => Effect.map(mirror.get(part), (s) => map(s, f))
   return {
     partXml: (part) => served(part, (s) => s.xml),
