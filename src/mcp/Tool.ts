@@ -212,15 +212,25 @@ export const leanSchema = (schema: unknown): unknown => {
  */
 export const describe = (tool: Any): Record<string, unknown> => {
   const { destructiveHint, idempotentHint, title: _title, ...hints } = tool.annotations
-  // MCP: the destructive and idempotent hints mean something only when a tool is not read-only
-  const effects = hints.readOnlyHint === true ? {} : { destructiveHint, idempotentHint }
+  // MCP: the destructive and idempotent hints mean something only when a tool is not read-only;
+  // hints equal to MCP's defaults (not read-only, destructive, not idempotent, open world) say nothing
+  const given = hints.readOnlyHint === true ? hints : { ...hints, destructiveHint, idempotentHint }
+  const defaults: Record<string, boolean> = {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true
+  }
+  const effects = Object.fromEntries(
+    Object.entries(given).filter(([key, value]) => value !== undefined && defaults[key] !== value)
+  )
   return {
     name: tool.name,
     description: tool.deprecated === undefined
       ? tool.description
       : `Deprecated: ${tool.deprecated} ${tool.description}`,
     inputSchema: leanSchema(jsonSchemaOf(tool.input)),
-    annotations: { ...hints, ...effects },
+    annotations: effects,
     // defaults are left out (every tool starts at 1.0.0, not deprecated); discovery lists both for every tool
     ...(tool.version === "1.0.0" && tool.deprecated === undefined
       ? {}

@@ -47,8 +47,8 @@ const priceNote = `A final document costs a credit (${[...freeDocumentSlugs].joi
 const getPdfContract = Tool.make({
   name: "get_pdf_contract",
   title: "Document payload contract",
-  description: "The payload contract of a compliance PDF: every key with a placeholder, required keys, HTML keys, " +
-    "enumerations and authoring notes. Read it before create_pdf.",
+  description: "A compliance PDF's payload contract: keys with placeholders, required and HTML keys, enumerations, " +
+    "notes. Read it before create_pdf.",
   version: "1.0.0",
   enterprise: true,
   annotations: Tool.readOnly("Document payload contract"),
