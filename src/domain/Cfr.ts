@@ -182,9 +182,7 @@ export const SearchDefaults = { page: 1, perPage: 10 } as const
 
 /** Search parameters as they appear in URLs (REST query strings); MCP tools take their JSON form. */
 export const SearchParams = {
-  q: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(500)).annotations({
-    description: "Search terms"
-  }),
+  q: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(500)),
   page: Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)).annotations({
     description: "Page from 1 (eCFR search stops at 10,000 results)"
   }),

@@ -12,7 +12,7 @@ import { problem } from "./Problem.ts"
 
 export const CountryChartParams = Schema.Struct({
   country: Schema.String.pipe(Schema.minLength(2), Schema.maxLength(100)).annotations({
-    description: "Country name, ISO 3166 alpha-2 or alpha-3 code, or a common name (\"UK\", \"South Korea\", \"Burma\")"
+    description: "Name or ISO code (\"UK\", \"South Korea\", \"Burma\", \"DE\")"
   }),
   eccn: Schema.optional(EccnParameter.annotations({
     description: "ECCN, best with its paragraph (`6A003.b.4.b`): each control row answered for it"

@@ -3,6 +3,7 @@ import { DiscoveryRegulatoryStatus } from "./RegulatoryStatus.ts"
 
 export const DiscoveryTool = Schema.Struct({
   name: Schema.String,
+  title: Schema.String.annotations({ description: "Display name (tools/list leaves it out to stay lean)" }),
   version: Schema.String,
   deprecated: Schema.Boolean,
   enterprise: Schema.Boolean,

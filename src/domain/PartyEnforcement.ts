@@ -35,8 +35,7 @@ export const PartyCheckRequest = Schema.Struct({
     Schema.Array(CounterpartyName).annotations({ message: () => "must be a list of names" }).pipe(
       Schema.maxItems(MaxAliases, { message: () => `must list at most ${MaxAliases} other names` })
     ).annotations({
-      description: `Up to ${MaxAliases} other names of the same party (former names, trade names, transliterations); ` +
-        "each is checked like `name`"
+      description: "Other names of the party (former, trade, transliterated), each checked"
     }),
     exact
   ),

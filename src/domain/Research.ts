@@ -11,9 +11,7 @@ import { problem } from "./Problem.ts"
 
 export const QueryMaxLength = 300
 
-const Query = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(QueryMaxLength)).annotations({
-  description: "Search terms"
-})
+const Query = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(QueryMaxLength))
 
 const Limit = (max: number, fallback: number) =>
   Schema.optional(

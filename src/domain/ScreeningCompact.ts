@@ -40,12 +40,12 @@ export const CompactScreeningRequest = Schema.Struct({
       Schema.minItems(1, { message: () => "must name at least one party" }),
       Schema.maxItems(MaxNamesPerCall, { message: () => `must name at most ${MaxNamesPerCall} parties` })
     )
-  ).annotations({ description: `Several parties, screened separately (at most ${MaxNamesPerCall})` }),
+  ).annotations({ description: "Several parties, each screened" }),
   sources: Schema.optional(codes(Schema.Literal(...SourceCodes))).annotations({
-    description: "Lists to search (default all), as an array or \"EL,SDN\""
+    description: "Lists (default all): array or \"EL,SDN\""
   }),
   countries: Schema.optional(codes(CountryCode)).annotations({
-    description: "ISO alpha-2 countries; entries without a country are kept"
+    description: "ISO alpha-2 (entries without a country stay)"
   }),
   fuzzy_name: Schema.optional(Schema.Boolean).annotations({ description: "false: exact normalized name" }),
   type: Schema.optional(PartyType),
@@ -53,7 +53,7 @@ export const CompactScreeningRequest = Schema.Struct({
   size: Schema.optional(PageSize.annotations({ description: `Matches per name (default ${CompactPageSize})` })),
   offset: Schema.optional(Offset),
   format: Schema.optional(Schema.Literal("compact", "full")).annotations({
-    description: "compact (default) or full: the REST answer, every field, one name"
+    description: "full: the REST answer, every field (one name)"
   })
 }).pipe(
   Schema.filter((request) =>

@@ -126,6 +126,7 @@ export const document = (
       },
       tools: tools.map((tool) => ({
         name: tool.name,
+        title: tool.title,
         version: tool.version,
         deprecated: tool.deprecated !== undefined,
         enterprise: tool.enterprise,

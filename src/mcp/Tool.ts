@@ -177,7 +177,7 @@ const isGeneratedDescription = (value: unknown) =>
 /**
  * A JSON Schema as an agent reads it: without the titles Effect generates from refinements
  * (`between(1, 100)`, `maxLength(32)`), descriptions that only restate a pattern, examples beside a
- * description that gives them, or an empty `required`. Every agent pays for these characters on every `tools/list`; they say nothing the
+ * description that gives them, or an empty `required`; a date pattern becomes `format: "date"`. Every agent pays for these characters on every `tools/list`; they say nothing the
  * keywords beside them do not.
  */
 export const leanSchema = (schema: unknown): unknown => {
@@ -189,6 +189,11 @@ export const leanSchema = (schema: unknown): unknown => {
     // the descriptions here carry their examples in backticks; the keyword would repeat them
     if (key === "examples" && typeof (schema as Record<string, unknown>).description === "string") continue
     if (key === "required" && Array.isArray(value) && value.length === 0) continue
+    // a calendar date says so in two words instead of a regular expression
+    if (key === "pattern" && value === "^\\d{4}-\\d{2}-\\d{2}$") {
+      lean.format = "date"
+      continue
+    }
     if (schemaValued.has(key) || schemaListValued.has(key)) lean[key] = leanSchema(value)
     else if (schemaMapValued.has(key) && typeof value === "object" && value !== null) {
       lean[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, leanSchema(member)]))
@@ -198,25 +203,42 @@ export const leanSchema = (schema: unknown): unknown => {
 }
 
 /**
- * The entry of a tool in `tools/list`, kept lean because agents pay for it before any work: the
- * input schema without generated noise, the annotations without a repeated title or hints that
- * mean nothing for a read-only tool, and no output
+ * The entry of a tool in `tools/list`, kept lean because agents pay for it before any work: no
+ * display title (agents read the name and description; `/.well-known/mcp` carries the title for
+ * interfaces), the input schema without generated noise, the annotations without hints that
+ * mean nothing for a read-only tool, `_meta` only when a tool is past 1.0.0 or deprecated, and no output
  * schema (structured results have the shapes of their REST twins, published in `/openapi.json`;
  * listing them here was most of the catalogue's size).
  */
 export const describe = (tool: Any): Record<string, unknown> => {
   const { destructiveHint, idempotentHint, title: _title, ...hints } = tool.annotations
-  // MCP: the destructive and idempotent hints mean something only when a tool is not read-only
-  const effects = hints.readOnlyHint === true ? {} : { destructiveHint, idempotentHint }
+  // MCP: the destructive and idempotent hints mean something only when a tool is not read-only;
+  // hints equal to MCP's defaults (not read-only, destructive, not idempotent, open world) say nothing
+  const given = hints.readOnlyHint === true ? hints : { ...hints, destructiveHint, idempotentHint }
+  const defaults: Record<string, boolean> = {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true
+  }
+  const effects = Object.fromEntries(
+    Object.entries(given).filter(([key, value]) => value !== undefined && defaults[key] !== value)
+  )
   return {
     name: tool.name,
-    title: tool.title,
     description: tool.deprecated === undefined
       ? tool.description
       : `Deprecated: ${tool.deprecated} ${tool.description}`,
     inputSchema: leanSchema(jsonSchemaOf(tool.input)),
-    annotations: { ...hints, ...effects },
-    // deprecation is flagged where it applies; discovery lists `deprecated` for every tool
-    _meta: { "svc/version": tool.version, ...(tool.deprecated === undefined ? {} : { "svc/deprecated": true }) }
+    annotations: effects,
+    // defaults are left out (every tool starts at 1.0.0, not deprecated); discovery lists both for every tool
+    ...(tool.version === "1.0.0" && tool.deprecated === undefined
+      ? {}
+      : {
+        _meta: {
+          ...(tool.version === "1.0.0" ? {} : { "svc/version": tool.version }),
+          ...(tool.deprecated === undefined ? {} : { "svc/deprecated": true })
+        }
+      })
   }
 }

@@ -62,14 +62,15 @@ describe("tools/list size", () => {
       expect(JSON.stringify(tool.inputSchema), tool.name).not.toMatch(/between\(|maxLength\(|minItems\(/)
       expect(tool.description.length, tool.name).toBeLessThanOrEqual(450)
       expect(tool.annotations.title, tool.name).toBeUndefined()
+      expect(tool.title, tool.name).toBeUndefined()
     }
     // a tool that changes something keeps the hints that only mean something then
+    // (MCP's defaults, not read-only and not idempotent, are left out)
     expect(member.find((tool) => tool.name === "create_pdf")?.annotations).toEqual({
-      readOnlyHint: false,
       destructiveHint: false,
-      idempotentHint: false,
       openWorldHint: false
     })
+    expect(member.find((tool) => tool.name === "search_federal_register")?.annotations).toEqual({ readOnlyHint: true })
   })
 
   it("lists the document tools once, taking the document type; SPEC's per-type names are callable aliases", async () => {

@@ -40,6 +40,7 @@ describe("MCP discovery documents", () => {
     expect(document.enterprise.note).toContain("authenticated callers")
     expect(document.tools[1]).toEqual({
       name: "term_note",
+      title: "Glossary note",
       version: "1.1.0",
       deprecated: true,
       enterprise: false,

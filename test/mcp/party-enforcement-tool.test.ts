@@ -236,7 +236,7 @@ describe("MCP check_party_enforcement", () => {
     const keyList = await (await modernPost(server, "tools/list", {}, { authorization: `Bearer ${bearers.apiKey}` }))
       .json()
     const listed = keyList.result.tools.find((tool: any) => tool.name === "check_party_enforcement")
-    expect(listed).toMatchObject({ annotations: { readOnlyHint: true }, _meta: { "svc/version": "1.0.0" } })
+    expect(listed).toMatchObject({ annotations: { readOnlyHint: true } })
     expect(listed.inputSchema.required).toEqual(["name"])
     const signedIn = await check(server, { name: "Orion Vantage Trading" }, bearers.oauth)
     expect(signedIn.structuredContent.result).toBe("possible_match")

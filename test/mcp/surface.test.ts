@@ -47,7 +47,6 @@ describe("MCP tools, resources and disclosure", () => {
     const lookup = items.find((tool) => tool.name === "lookup_term")
     expect(lookup).toEqual({
       name: "lookup_term",
-      title: "Look up a glossary term",
       description: "Definition of an export-control term with its CFR citation.",
       inputSchema: {
         type: "object",
@@ -59,13 +58,14 @@ describe("MCP tools, resources and disclosure", () => {
       },
       // lean: no output schema (the REST twin's shape is in /openapi.json), no generated titles, no
       // repeated title or hints that mean nothing for a read-only tool
-      annotations: { readOnlyHint: true, openWorldHint: false },
-      _meta: { "svc/version": "1.0.0" }
+      annotations: { readOnlyHint: true, openWorldHint: false }
     })
     const note = items.find((tool) => tool.name === "term_note")
     expect(note.outputSchema).toBeUndefined()
     expect(note.description).toMatch(/^Deprecated: Use lookup_term\./)
     expect(note._meta).toEqual({ "svc/version": "1.1.0", "svc/deprecated": true })
+    // defaults are left out: version 1.0.0, not deprecated
+    expect(lookup._meta).toBeUndefined()
   })
 
   it("discloses enterprise tools to an active key or OAuth user, privately cached", async () => {

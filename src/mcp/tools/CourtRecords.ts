@@ -34,7 +34,7 @@ const withToken = <A, E, R>(
 
 const openWorld = (title: string) => Tool.readOnly(title, true)
 
-const tokenNote = "Runs under your own CourtListener token (argument or X-CourtListener-Token header; never stored)."
+const tokenNote = "Uses your CourtListener token (argument or X-CourtListener-Token; never stored)."
 
 /** Enterprise, MCP only (no REST twin: party names stay out of URLs). */
 export const searchCourtRecords = Tool.make({

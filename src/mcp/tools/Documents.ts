@@ -50,8 +50,8 @@ const priceNote = `A final document costs a credit (${[...freeDocumentSlugs].joi
 const getPdfContract = Tool.make({
   name: "get_pdf_contract",
   title: "Document payload contract",
-  description: "The payload contract of a compliance PDF: every key with a placeholder, required keys, HTML keys, " +
-    "enumerations and authoring notes. Read it before create_pdf.",
+  description: "A compliance PDF's payload contract: keys with placeholders, required and HTML keys, enumerations, " +
+    "notes. Read it before create_pdf.",
   version: "1.0.0",
   enterprise: true,
   annotations: Tool.readOnly("Document payload contract"),
@@ -161,9 +161,8 @@ const render = (
 const createPdf = Tool.make({
   name: "create_pdf",
   title: "Create a compliance PDF",
-  description: "Renders a compliance PDF from a payload (see get_pdf_contract) and answers a download link " +
-    `(url, expires_at, sha256): the link is the credential and expires. ${priceNote} An error's structured ` +
-    "content carries purchase information.",
+  description: "Renders a compliance PDF from a payload (see get_pdf_contract); answers an expiring download " +
+    `link (url, sha256) that is the credential. ${priceNote} Unpaid: the error carries purchase information.`,
   version: "1.0.0",
   enterprise: true,
   annotations: renderAnnotations("Create a compliance PDF"),

@@ -12,9 +12,8 @@ import { withNotesBeside } from "./NotesBeside.ts"
 export const getEccn = Tool.make({
   name: "get_eccn",
   title: "Commerce Control List entry",
-  description: "One ECCN or paragraph (`0A501.f`, `5A002.a.1`) of the Commerce Control List: heading, reasons for " +
-    "control with Country Chart columns, license exceptions, items controlled, citation and eCFR date. " +
-    "`EAR99` explains the designation; an unknown ECCN names the nearest entries.",
+  description: "One ECCN or paragraph (`5A002.a.1`) of the Commerce Control List: heading, reasons for control " +
+    "and Country Chart columns, license exceptions, items, citation, eCFR date. Unknown: the nearest ECCNs.",
   version: "1.0.0",
   annotations: Tool.readOnly("Commerce Control List entry"),
   input: Schema.Struct({ eccn: EccnParameter }),
@@ -30,9 +29,9 @@ export const getEccn = Tool.make({
 export const getCountryChartRow = Tool.make({
   name: "get_country_chart_row",
   title: "Country Chart row and Country Groups",
-  description: "A destination's Country Chart row (15 CFR 738 Supp. 1), footnotes, Country Groups and embargo " +
-    "notes. With `eccn` (best with paragraph, `6A003.b.4.b`) each control row answers license_required, " +
-    "not_for_this_paragraph, depends (condition quoted), no_x_in_column or stated_in_text.",
+  description: "A destination's Country Chart row, footnotes, Country Groups and embargo notes. With `eccn` " +
+    "(best with paragraph, `6A003.b.4.b`) each control row says license_required, not_for_this_paragraph, " +
+    "depends (condition quoted), no_x_in_column or stated_in_text.",
   version: "1.0.0",
   annotations: Tool.readOnly("Country Chart row and Country Groups"),
   input: CountryChartParams,
@@ -60,8 +59,8 @@ const RuleChangesInput = Schema.Struct({
 export const getRuleChanges = Tool.make({
   name: "get_rule_changes",
   title: "Recent rule changes",
-  description: "Recent BIS, DDTC and OFAC Federal Register documents by topic, newest first, optionally only " +
-    "those naming an ECCN. `error` or `stale: true` says when the Federal Register could not be read.",
+  description: "Recent BIS, DDTC and OFAC Federal Register documents by topic, newest first, optionally naming an " +
+    "ECCN. `error` or `stale: true`: the Federal Register could not be read.",
   version: "1.0.0",
   annotations: Tool.readOnly("Recent rule changes", true),
   input: RuleChangesInput,

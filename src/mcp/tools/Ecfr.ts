@@ -19,9 +19,7 @@ import * as Budget from "../Budget.ts"
 import { ecfrSearchState, onePerSection } from "../EcfrSearchPresentation.ts"
 import * as Tool from "../Tool.ts"
 
-const Part = SupportedPartNumber.annotations({
-  description: "CFR part: 121 (ITAR) or EAR 732-774"
-})
+const Part = SupportedPartNumber
 
 /** Where the answer comes from, in the result's `_meta`: cite the issue date; a stale copy says so. */
 const sourced = <A>(served: Served<A>) =>
@@ -31,7 +29,7 @@ const sourced = <A>(served: Served<A>) =>
     "svc/stale": served.stale
   })
 
-const stalenessNote = "Cite `_meta` svc/ecfrIssueDate; svc/stale: true means a stored copy answered."
+const stalenessNote = "Cite `_meta` svc/ecfrIssueDate (svc/stale: a stored copy)."
 
 const searchArguments = {
   query: SearchParams.q,
@@ -56,8 +54,8 @@ const searchRequest = (args: {
 export const getEcfrPart = Tool.make({
   name: "get_ecfr_part",
   title: "Structure of a CFR part",
-  description: "Table of contents of a mirrored part: sections and supplements with headings; their identifiers " +
-    `are what get_ecfr_text reads. ${stalenessNote}`,
+  description: "Contents of a mirrored part: sections and supplements with headings, by the ids get_ecfr_text " +
+    `reads. ${stalenessNote}`,
   version: "1.0.0",
   annotations: Tool.readOnly("Structure of a CFR part"),
   input: Schema.Struct({ part: Part }),
@@ -134,7 +132,7 @@ const SectionText = Schema.Struct({
   ),
   offset: Schema.optional(
     Schema.Int.pipe(Schema.between(0, 100_000_000)).annotations({
-      description: "Character to start from (for the rest of a long text)"
+      description: "Start character (to read on)"
     })
   ),
   max_chars: MaxChars
@@ -184,9 +182,8 @@ const missingParagraph = (section: CfrSection, reason: string, available: Readon
 export const getEcfrText = Tool.make({
   name: "get_ecfr_text",
   title: "Text of a CFR section",
-  description: "Text of one section, appendix or supplement (identifiers from get_ecfr_part), optionally one " +
-    `paragraph, ending with the citation and eCFR date. Long texts come in pages of ${Budget.DefaultResultChars} ` +
-    "characters; the last line says how to read on.",
+  description: "Text of a section, appendix or supplement (ids from get_ecfr_part) or one `paragraph` of it, with " +
+    `citation and eCFR date. Pages of ${Budget.DefaultResultChars} characters; the last line says how to read on.`,
   version: "1.1.0",
   annotations: Tool.readOnly("Text of a CFR section"),
   input: SectionText,
@@ -236,8 +233,8 @@ const forAgents = <A extends PartSearchResponse | TitleSearchResponse>(answer: A
 export const searchEcfrPart = Tool.make({
   name: "search_ecfr_part",
   title: "Search a CFR part",
-  description: "Full-text search of one mirrored part's current text: one hit per section with excerpt and " +
-    "date. Next page: pass `meta.nextCursor` as `cursor`. `data_state` says whether no hits mean nothing found.",
+  description: "Full-text search of a mirrored part: one hit per section, excerpt and date. Next page: " +
+    "`meta.nextCursor` as `cursor`. `data_state`: whether no hits mean nothing found.",
   version: "1.1.0",
   annotations: Tool.readOnly("Search a CFR part"),
   input: Tool.jsonArguments(Schema.Struct({ part: Part, ...searchArguments })),

@@ -14,7 +14,7 @@ export const getEcfrVersions = Tool.make({
   version: "1.0.0",
   annotations: Tool.readOnly("Amendment dates of a CFR part"),
   input: Schema.Struct({
-    part: SupportedPartNumber.annotations({ description: "CFR part: 121 (ITAR) or EAR 732-774" })
+    part: SupportedPartNumber
   }),
   output: Tool.structured(VersionsPayload),
   run: ({ part }) =>

@@ -16,9 +16,8 @@ import * as Tool from "../Tool.ts"
 export const getEnforcementActions = Tool.make({
   name: "get_enforcement_actions",
   title: "Recent enforcement actions",
-  description: "Recent BIS, DDTC and DOJ enforcement actions, newest first; filter by agency, type, party, statute " +
-    "or date. `sources` says how far each source was read and whether it answered (a failed source " +
-    "adds nothing instead of failing the call).",
+  description: "Recent BIS, DDTC and DOJ enforcement actions, newest first, filtered by agency, type, party, statute " +
+    "or date. `sources` says how far each source was read and whether it answered.",
   version: "1.0.0",
   annotations: Tool.readOnly("Recent enforcement actions", true),
   input: Tool.jsonArguments(EnforcementFeedParams),
@@ -74,7 +73,9 @@ export const getEnforcementDocument = Tool.make({
   version: "1.0.0",
   annotations: Tool.readOnly("Read an enforcement document"),
   input: Schema.Struct({
-    id: EnforcementDocumentId,
+    id: EnforcementDocumentId.annotations({
+      description: "`bis-case:…`, `bis-media:…`, `ddtc:…` or `doj:…`, as search hits give it"
+    }),
     include_text: Schema.optional(Schema.Boolean.annotations({ description: "Add the parsed text (default false)" }))
   }),
   output: Tool.structured(EnforcementDocumentDetail),

@@ -7,9 +7,9 @@ import * as Tool from "../Tool.ts"
 export const checkPartyEnforcement = Tool.make({
   name: "check_party_enforcement",
   title: "Check a counterparty's enforcement history",
-  description: "Screens one counterparty (aliases, country optional) against BIS, DDTC and DOJ actions, the " +
-    "enforcement archive and the Denied Persons List. Per source a status (ok, error, not_configured) and " +
-    "scored hits with citations. A failed source is never clear: read `result`. Leads for human review.",
+  description: "Screens a counterparty (aliases, country) against BIS, DDTC and DOJ actions, the enforcement archive " +
+    "and the Denied Persons List: per source a status and scored, cited hits. A failed source is never clear: " +
+    "read `result`.",
   version: "1.0.0",
   enterprise: true,
   annotations: Tool.readOnly("Check a counterparty's enforcement history", true),

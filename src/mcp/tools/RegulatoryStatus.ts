@@ -7,9 +7,8 @@ import * as Tool from "../Tool.ts"
 export const getRegulatoryStatus = Tool.make({
   name: "get_regulatory_status",
   title: "Regulatory status today",
-  description: "Dated status today of moving rules (Affiliates Rule, suppressors to 0A501.f/0A502.f, AI Diffusion " +
-    "rescission, destination notes, advanced computing), each with its next transition and citations. " +
-    "Call before relying on any of them.",
+  description: "Dated status today of moving rules (Affiliates Rule, suppressor ECCNs, AI Diffusion rescission, " +
+    "destinations, advanced computing) with next transitions and citations. Call before relying on them.",
   version: "1.0.0",
   annotations: Tool.readOnly("Regulatory status today"),
   input: Schema.Struct({}),

@@ -13,9 +13,9 @@ import * as Tool from "../Tool.ts"
 export const searchCsl = Tool.make({
   name: "search_csl",
   title: "Screen parties against the Consolidated Screening List",
-  description: "Screens one or several names (any script) against every name and alias of the U.S. " +
-    "Consolidated Screening List, fuzzy by default. Compact answer: per name its scored hits with the fields " +
-    "to adjudicate; the Affiliates Rule and caveats once. Hits need human adjudication. Public information only.",
+  description: "Screens names (any script) against every name and alias of the Consolidated Screening List, fuzzy " +
+    "by default. Compact: per name its scored hits with adjudication fields; Affiliates Rule and caveats once. " +
+    "Hits need human review.",
   version: "2.0.0",
   annotations: Tool.readOnly("Screen parties against the Consolidated Screening List"),
   input: CompactScreeningRequest,

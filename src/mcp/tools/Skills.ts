@@ -18,8 +18,8 @@ const BundleInput = Schema.Struct({
 export const listSkills = Tool.make({
   name: "list_skills",
   title: "List the compliance skills",
-  description: "The 20 compliance skills: name, purpose, when to use, and their template, reference and prompt " +
-    "files. Each file is a resource: svc://skills/<name>, svc://skills/<name>/<kind>/<file>.",
+  description: "The 20 compliance skills: purpose, when to use, and their files, each a resource " +
+    "(svc://skills/<name>/<kind>/<file>).",
   version: "1.0.0",
   annotations: Tool.readOnly("List the compliance skills"),
   input: Schema.Struct({}),

@@ -4,15 +4,14 @@ import { Products } from "../../services/workspace/Products.ts"
 import * as Tool from "../Tool.ts"
 import { inWorkspace, json, reads, writes } from "./WorkspaceTool.ts"
 
-const staleRule = "A product classified over 30 days ago, or before a rule change naming its ECCN, is `stale` " +
-  "with `stale_reasons`."
+const staleRule = "`stale` (with reasons): classified over 30 days ago or before a rule naming its ECCN."
 
 /** Enterprise, MCP only: the products registry of the caller's workspace. */
 export const upsertProduct = Tool.make({
   name: "upsert_product",
   title: "Record a product classification",
-  description: "Create or replace the classification of a product in your workspace, keyed by label " +
-    `(case-insensitive): ECCN (EAR) or USML category (ITAR), rationale, memo document number, who and when. ${staleRule}`,
+  description: "Create or replace a workspace product's classification by label: ECCN (EAR) or USML category " +
+    `(ITAR), rationale, memo number, who and when. ${staleRule}`,
   version: "1.0.0",
   enterprise: true,
   annotations: writes("Record a product classification"),

@@ -15,9 +15,8 @@ import { inWorkspace, json, reads, writes } from "./WorkspaceTool.ts"
 export const recordScreening = Tool.make({
   name: "record_screening",
   title: "Record a screening decision",
-  description: "Record a party screening in your workspace: the search_csl hits reviewed (by id), the decision " +
-    "(clear, match, false_positive, escalated), the analyst, and optionally the ownership diligence and the " +
-    "Affiliates-rule disposition. The list's publication time is stamped.",
+  description: "Record a party screening: search_csl hits reviewed (ids), decision, analyst, optional ownership " +
+    "diligence and Affiliates-rule disposition; the list's publication time is stamped.",
   version: "1.0.0",
   enterprise: true,
   annotations: { ...writes("Record a screening decision"), idempotentHint: false },
@@ -30,8 +29,8 @@ export const recordScreening = Tool.make({
 export const getPartyStatus = Tool.make({
   name: "get_party_status",
   title: "Screening status of a party",
-  description: "The latest decision on a party in your workspace, its history, and whether it is due for " +
-    "re-screening (the list changed since, or the interval passed). Names match ignoring case and punctuation.",
+  description: "A party's latest workspace decision, history, and whether re-screening is due (names match " +
+    "ignoring case and punctuation).",
   version: "1.0.0",
   enterprise: true,
   annotations: reads("Screening status of a party"),

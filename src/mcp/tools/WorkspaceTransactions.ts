@@ -14,9 +14,8 @@ import { inWorkspace, json, reads, writes } from "./WorkspaceTool.ts"
 export const syncComplianceTransaction = Tool.make({
   name: "sync_compliance_transaction",
   title: "Sync a compliance transaction",
-  description: "Create or update a transaction of your workspace by `reference`. Sent fields replace stored ones; " +
-    "each event replaces the stored event of its type. Status is derived: any flagged → flagged; classify, " +
-    "jurisdiction, screen, license, export_docs and red_flags complete → complete; else pending.",
+  description: "Create or update a workspace transaction by `reference`; sent fields and events (one per type) " +
+    "replace stored ones. Status: any flagged → flagged; all six steps complete → complete; else pending.",
   version: "1.0.0",
   enterprise: true,
   annotations: writes("Sync a compliance transaction"),
@@ -28,8 +27,7 @@ export const syncComplianceTransaction = Tool.make({
 export const listComplianceTransactions = Tool.make({
   name: "list_compliance_transactions",
   title: "List compliance transactions",
-  description: "Your workspace's transactions, newest date first: `{ transactions, count, next_cursor }`. " +
-    "Filter by status and date range (from/to, inclusive); pass next_cursor back verbatim (null: no more).",
+  description: "Workspace transactions, newest first, by status and date range; page with next_cursor.",
   version: "1.0.0",
   enterprise: true,
   annotations: reads("List compliance transactions"),
