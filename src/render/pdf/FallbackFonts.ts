@@ -115,6 +115,10 @@ const load = (file: string): Promise<fontkit.Font> => {
   return font
 }
 
+/** Faces at a weight, shared by every document (fontkit caches laid-out glyphs on them). */
+const instances = new Map<string, { readonly base: fontkit.Font; readonly face: FallbackFace }>()
+let instanceCount = 0
+
 export interface FallbackFace {
   /** The name the face is registered under in a PDF document. */
   readonly key: string
@@ -129,11 +133,20 @@ export interface Fallback {
   readonly faceFor: (codePoint: number, weight: 400 | 600, han: HanStyle) => FallbackFace | undefined
 }
 
-const candidates = (codePoint: number, han: HanStyle): Array<Chunk> => {
+/** Files holding each code point, in fallback order: scanning every file's ranges per character costs more than a render. */
+const candidateCache = new Map<string, ReadonlyArray<Chunk>>()
+
+const candidates = (codePoint: number, han: HanStyle): ReadonlyArray<Chunk> => {
+  const key = `${han}:${codePoint}`
+  const known = candidateCache.get(key)
+  if (known) return known
   const all = chunks()
-  return orderFor(han).flatMap((family) =>
+  const found = orderFor(han).flatMap((family) =>
     all.filter((chunk) => chunk.family === family && inRanges(chunk.ranges, codePoint))
   )
+  if (candidateCache.size > 50_000) candidateCache.clear()
+  candidateCache.set(key, found)
+  return found
 }
 
 /**
@@ -156,17 +169,19 @@ export const loadFallback = async (
     }
   }
   const chosen = new Map<string, FallbackFace | undefined>()
-  const instances = new Map<string, FallbackFace>()
   const faceOf = (chunk: Chunk, weight: 400 | 600): FallbackFace => {
     const key = `${chunk.file}@${weight}`
+    const font = loaded.get(chunk.file)!
     const known = instances.get(key)
-    if (known) return known
+    // an instance is reused while its file stays decoded: its glyph outlines are computed once
+    if (known && known.base === font) return known.face
     const face = {
-      key: `fallback-${instances.size}`,
-      font: atWeight(loaded.get(chunk.file)!, weight),
+      key: `fallback-${++instanceCount}`,
+      font: atWeight(font, weight),
       complex: complexFamilies.has(chunk.family)
     }
-    instances.set(key, face)
+    if (instances.size >= 2 * maxDecoded) instances.delete(instances.keys().next().value!)
+    instances.set(key, { base: font, face })
     return face
   }
   // the first file for each character is read in parallel: most characters are found there

@@ -29,6 +29,7 @@ export class Writer {
   private readonly pictures: Array<{ picture: Picture; page: number; x: number; y: number }> = []
   private destinations = 0
   private readonly registered = new Set<string>()
+  private readonly widths = new Map<string, number>()
 
   constructor(info: PDFKit.DocumentInfo, readonly fallback: Fallback) {
     this.doc = new PDFDocument({
@@ -110,11 +111,18 @@ export class Writer {
 
   /** Width of one line of `text` in `name` at the current size. */
   widthOf(text: string, name: FontName, options: PDFKit.Mixins.TextOptions = {}): number {
+    // tables measure the same cell several times; shaping a complex script each time is what costs
+    // the face's line height stands for the current size (pdfkit keeps the size private)
+    const size = this.doc.font(name).currentLineHeight()
+    const key = `${name}\u0000${size}\u0000${options.characterSpacing ?? 0}\u0000${text}`
+    const known = this.widths.get(key)
+    if (known !== undefined) return known
     let width = 0
     for (const run of textRuns(text, name, this.fallback)) {
       width += this.doc.widthOfString(run.text, { ...options, ...this.use(run.face) })
     }
     this.doc.font(name)
+    this.widths.set(key, width)
     return width
   }
 
