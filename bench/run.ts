@@ -10,6 +10,7 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   mcp: () => import("./mcp.ts"),
   "mcp-documents": () => import("./mcp-documents.ts"),
   "enforcement-archive": () => import("./enforcement-archive.ts"),
+  "enforcement-collect": () => import("./enforcement-collect.ts"),
   "party-enforcement": () => import("./party-enforcement.ts"),
   skills: () => import("./skills.ts"),
   ecfr: () => import("./ecfr.ts"),

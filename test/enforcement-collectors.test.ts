@@ -13,6 +13,7 @@ import type { CollectionReport } from "../src/services/enforcement/Collect.ts"
 import { parserVersion } from "../src/services/enforcement/ParsePipeline.ts"
 import * as EnforcementCollection from "../src/services/EnforcementCollection.ts"
 import * as EnforcementLake from "../src/services/EnforcementLake.ts"
+import * as Checks from "../src/services/readiness/Checks.ts"
 import { sourcesRoute, type SourcesState } from "./support/EnforcementSources.ts"
 import { type FakeUpstream, startFakeUpstream } from "./support/FakeUpstream.ts"
 import { imageOnlyPdf, textPdf } from "./support/Pdf.ts"
@@ -272,6 +273,11 @@ describe("enforcement collectors against local fakes", () => {
     const bis = coverage.by_source?.find((s) => s.source === "bis-export-violations")
     expect(bis).toMatchObject({ documents: 26, last_error: expect.stringMatching(/503/) })
     expect(bis?.last_success_at).not.toBeNull()
+    const ready = await runtime.runPromise(Checks.enforcementArchive.check)
+    expect(ready.status).toBe("degraded")
+    expect(ready.summary).toMatch(
+      /^enforcement collection failing for bis-charging-letters, bis-export-violations, ddtc-consent-agreements, doj-press-releases: /
+    )
   })
 
   it("fails with a timeout when an upstream is slow", { timeout: 60_000 }, async () => {

@@ -5,7 +5,7 @@ import { AppConfig, type AppConfigShape } from "./AppConfig.ts"
 import * as ArchiveRepo from "./enforcement/ArchiveRepo.ts"
 import { type CollectionReport, collectSource, type Progress, reparse } from "./enforcement/Collect.ts"
 import { bisCases, bisChargingLetters } from "./enforcement/collectors/BisPages.ts"
-import type { Collector } from "./enforcement/collectors/Collector.ts"
+import { type Collector, userAgent } from "./enforcement/collectors/Collector.ts"
 import { ddtcAgreements } from "./enforcement/collectors/DdtcAgreements.ts"
 import { dojReleases } from "./enforcement/collectors/DojReleases.ts"
 import * as Upstream from "./Upstream.ts"
@@ -33,8 +33,7 @@ export class EnforcementCollection
   extends Context.Tag("app/EnforcementCollection")<EnforcementCollection, EnforcementCollectionShape>()
 {}
 
-/** What the User-Agent of every collector request says. */
-export const userAgent = (contact: string) => `export-compliance-data-service enforcement collector (${contact})`
+export { userAgent }
 
 /** The live collectors over the configured upstreams, with the given per-request policy (tests shorten it). */
 export const liveCollectors = (

@@ -16,6 +16,7 @@ import { AppConfig } from "./AppConfig.ts"
 import { DataGeneration } from "./DataGeneration.ts"
 import * as ArchiveRepo from "./enforcement/ArchiveRepo.ts"
 import type { ArchiveRow } from "./enforcement/ArchiveRepo.ts"
+import type { ExtractedFields } from "./enforcement/Fields.ts"
 
 /**
  * The enforcement document archive on the SQL store: metadata, stored PDFs and their parsed text,
@@ -44,10 +45,8 @@ export interface EnforcementLakeShape {
 
 export interface ArchiveCatalog {
   readonly documents: ReadonlyArray<EnforcementDocument>
-  /** Each document's respondents as read from it (the named party first); absent for none. */
-  readonly parties: ReadonlyMap<string, ReadonlyArray<string>>
-  /** Statutes each document cites (for the feed's statute filter). */
-  readonly statutes: ReadonlyMap<string, ReadonlyArray<string>>
+  /** What each document states: respondents (the named party first), dates, statutes, penalties, ECCNs. */
+  readonly fields: ReadonlyMap<string, ExtractedFields>
   /** When the archive last changed; null when nothing was ever stored. */
   readonly importedAt: string | null
 }
@@ -199,8 +198,7 @@ export const make = Effect.gen(function*() {
     const [rows, counts] = yield* Effect.all([repo.all, repo.counts])
     const built: ArchiveCatalog = {
       documents: rows.map(view),
-      parties: new Map(rows.flatMap((row) => row.fields.parties.length === 0 ? [] : [[row.id, row.fields.parties]])),
-      statutes: new Map(rows.map((row) => [row.id, row.fields.statutes])),
+      fields: new Map(rows.map((row) => [row.id, row.fields])),
       importedAt: counts.version === 0 ? null : counts.changedAt
     }
     yield* Ref.set(cached, { version, catalog: built })

@@ -92,7 +92,7 @@ const feedIndex = PartyIndex.memoized((actions: ReadonlyArray<EnforcementAction>
 /** A document is searched under each respondent it names (the metadata's party and those read from its text). */
 const archiveIndex = PartyIndex.memoized((catalog: ArchiveCatalog) =>
   catalog.documents.flatMap((document) => {
-    const parties = catalog.parties.get(document.id) ?? []
+    const parties = catalog.fields.get(document.id)?.parties ?? []
     const record = documentRecord(document)
     return parties.length === 0 ? [record] : parties.map((party) => ({ ...record, party }))
   })

@@ -123,20 +123,45 @@ export const skills = contribution(
   })
 )
 
-/** The enforcement document archive: empty until an operator imports documents. */
+/**
+ * The enforcement document archive: its coverage per source. A source whose latest collection
+ * failed (a page that changed, an upstream down) is an alert: the archive still answers from what
+ * it holds, so the service is only degraded.
+ */
 export const enforcementArchive = contribution(
   "enforcement_archive",
   false,
   Effect.gen(function*() {
     const stats = yield* (yield* EnforcementLake).stats
-    const details = { documents: stats.total, imported_at: stats.imported_at, by_parse_status: stats.by_parse_status }
+    const sources = stats.by_source ?? []
+    const failing = sources.filter((source) => source.last_error !== null)
+    const details = {
+      documents: stats.total,
+      imported_at: stats.imported_at,
+      by_parse_status: stats.by_parse_status,
+      by_source: sources
+    }
+    if (failing.length > 0) {
+      return {
+        status: "degraded" as const,
+        summary: `enforcement collection failing for ${failing.map((source) => source.source).join(", ")}: ` +
+          failing.map((source) => source.last_error).join("; ").slice(0, 500),
+        details
+      }
+    }
     return stats.total === 0
       ? {
         status: "degraded" as const,
-        summary: "the archive is empty: import documents with `ecds enforcement import <dir>`",
+        summary: "the archive is empty: set ENFORCEMENT_COLLECTOR_CONTACT to collect it, or import documents " +
+          "with `ecds enforcement import <dir>`",
         details
       }
-      : { status: "ok" as const, summary: `${stats.total} documents`, details }
+      : {
+        status: "ok" as const,
+        summary: `${stats.total} documents (${stats.by_parse_status.failed} failed to parse, ` +
+          `${stats.by_parse_status.pending} pending)`,
+        details
+      }
   })
 )
 

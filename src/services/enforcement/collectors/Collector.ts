@@ -31,7 +31,14 @@ export interface Listing {
   readonly skipped: number
 }
 
-export class CollectFailed extends Data.TaggedError("CollectFailed")<{ readonly reason: string }> {}
+/** What the User-Agent of every collector request says: the operator and how to reach them. */
+export const userAgent = (contact: string) => `export-compliance-data-service enforcement collector (${contact})`
+
+export class CollectFailed extends Data.TaggedError("CollectFailed")<{
+  readonly reason: string
+  /** The upstream failure behind it, when there was one (a page that could not be read has none). */
+  readonly upstream?: UpstreamError
+}> {}
 
 export interface Collector {
   readonly id: string
@@ -69,7 +76,8 @@ export interface PoliteFetch {
   readonly validators: Effect.Effect<Readonly<Record<string, Validators>>>
 }
 
-const failed = (error: UpstreamError) => new CollectFailed({ reason: `${error.upstream}: ${error.detail}` })
+const failed = (error: UpstreamError) =>
+  new CollectFailed({ reason: `${error.upstream}: ${error.detail}`, upstream: error })
 
 /** The path of an absolute URL on the client's own origin; undefined for another host (never fetched). */
 export const pathOn = (client: UpstreamClient, url: string): string | undefined => {
