@@ -1,8 +1,57 @@
+import { SqlClient } from "@effect/sql/SqlClient"
+import { Effect } from "effect"
 import type { MigrationArea } from "./Area.ts"
+
+/** Statements run one by one: the embedded engine prepares each statement and takes one at a time. */
+const statements = (...texts: ReadonlyArray<string>) =>
+  Effect.flatMap(SqlClient, (sql) => Effect.forEach(texts, (text) => sql.unsafe(text), { discard: true }))
 
 /** Migrations of the shared-state store (keys, credits, accounts, OAuth, documents, leases): ids 1–19. */
 export const store: MigrationArea = {
   name: "store",
   ids: { first: 1, last: 19 },
-  migrations: {}
+  migrations: {
+    // API keys (only the SHA-256 of a key is kept) and prepaid credits: a balance per account, the
+    // append-only ledger of every change to it, and the holds of renders in flight
+    "1_keys_and_credits": statements(
+      `CREATE TABLE api_keys (
+        key_id text PRIMARY KEY,
+        key_hash text NOT NULL,
+        status text NOT NULL CHECK (status IN ('active', 'inactive', 'billing_issue')),
+        plan text NOT NULL,
+        label text NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE TABLE credit_accounts (
+        account text PRIMARY KEY,
+        balance bigint NOT NULL CHECK (balance >= 0),
+        spent bigint NOT NULL DEFAULT 0,
+        last_spent_at timestamptz
+      )`,
+      `CREATE TABLE credit_holds (
+        hold_id text PRIMARY KEY,
+        account text NOT NULL REFERENCES credit_accounts (account),
+        state text NOT NULL CHECK (state IN ('held', 'settled', 'refunded')),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        closed_at timestamptz
+      )`,
+      `CREATE INDEX credit_holds_open ON credit_holds (expires_at) WHERE state = 'held'`,
+      `CREATE TABLE credit_ledger (
+        entry_id bigserial PRIMARY KEY,
+        account text NOT NULL REFERENCES credit_accounts (account),
+        delta bigint NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('added', 'removed', 'debit', 'refund', 'imported')),
+        hold_id text,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE INDEX credit_ledger_account ON credit_ledger (account, entry_id)`,
+      // one row per one-time import (e.g. the JSON files of DATA_DIR), so it never runs twice
+      `CREATE TABLE store_imports (
+        import_name text PRIMARY KEY,
+        imported_at timestamptz NOT NULL DEFAULT now(),
+        summary jsonb NOT NULL
+      )`
+    )
+  }
 }
