@@ -76,7 +76,7 @@ describe("docs/agents.md configurations", () => {
       const reply = await initializeOverStdio(entry, env)
       expect(reply).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18" } })
     }
-  }, 240_000)
+  }, 400_000)
 
   describe("remote entries", () => {
     let server: RunningServer
@@ -85,7 +85,7 @@ describe("docs/agents.md configurations", () => {
       const config = testConfig()
       key = /api key: (\S+)/.exec(await keysCommand(config.dataDir!)("create"))![1]!
       server = await startServer({ config })
-    })
+    }, 180_000)
     afterAll(() => server.close())
 
     it("reach /mcp: with the API key header tools answer, without it the OAuth challenge", async () => {

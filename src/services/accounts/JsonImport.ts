@@ -2,12 +2,18 @@ import { SqlClient } from "@effect/sql/SqlClient"
 import { Data, Effect, Layer, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
+import { OAuthDocument, UsersDocument } from "../../domain/Accounts.ts"
 import { AppConfig } from "../AppConfig.ts"
+import { DocumentNames } from "./SqlDocument.ts"
 
 /** The JSON files of DATA_DIR could not be read or do not decode: the start stops rather than lose them. */
 export class JsonImportError extends Data.TaggedError("JsonImportError")<{ readonly message: string }> {}
 
-/** What the store before the SQL store kept, as its code wrote it (`keys.json`, `credits.json`). */
+/**
+ * What the stores before the SQL store kept, as their code wrote it: `keys.json`, `credits.json`,
+ * `accounts/users.json` and `accounts/oauth.json` (the last two with the schemas that still
+ * describe those documents).
+ */
 const KeysFile = Schema.Struct({
   keys: Schema.Array(Schema.Struct({
     keyId: Schema.String.pipe(Schema.pattern(/^[0-9a-f]{12}$/)),
@@ -33,6 +39,8 @@ export interface ImportSummary {
   readonly keys: number
   readonly creditAccounts: number
   readonly credits: number
+  readonly users: number
+  readonly clients: number
 }
 
 /** The import's row in `store_imports`: present once the files were imported (or found absent). */
@@ -59,7 +67,8 @@ const readJson = <A, I>(path: string, schema: Schema.Schema<A, I>) =>
   )
 
 /**
- * Brings the JSON files of DATA_DIR (API keys, credit balances and usage) into an empty SQL store,
+ * Brings the JSON files of DATA_DIR (API keys, credit balances and usage, development users, OAuth
+ * clients with their connections and tokens) into an empty SQL store,
  * once per store: under an advisory lock, so instances starting together import once, and recorded
  * in `store_imports`, so the next start imports nothing. A store that already holds keys or credits
  * is never overwritten (the files are then only noted as skipped). The files stay where they are.
@@ -69,16 +78,29 @@ export const importDataDir = (dataDir: string) =>
     const sql = yield* SqlClient
     const keys = yield* readJson(join(dataDir, "keys.json"), KeysFile)
     const credits = yield* readJson(join(dataDir, "credits.json"), CreditsFile)
+    const users = yield* readJson(join(dataDir, "accounts", "users.json"), UsersDocument)
+    const oauth = yield* readJson(join(dataDir, "accounts", "oauth.json"), OAuthDocument)
+    const documents = [
+      { name: DocumentNames.users, body: users === undefined ? undefined : Schema.encodeSync(UsersDocument)(users) },
+      { name: DocumentNames.oauth, body: oauth === undefined ? undefined : Schema.encodeSync(OAuthDocument)(oauth) }
+    ]
+    const found = [keys, credits, users, oauth].some((file) => file !== undefined)
     return yield* sql.withTransaction(Effect.gen(function*() {
       yield* sql`SELECT pg_advisory_xact_lock(hashtext('ecds:import:data_dir_json'))`
       const done = yield* sql`SELECT 1 FROM store_imports WHERE import_name = ${importName}`
       if (done.length > 0) return undefined
-      const [held] = yield* sql<{ keys: number; accounts: number }>`
-        SELECT (SELECT count(*) FROM api_keys) AS keys, (SELECT count(*) FROM credit_accounts) AS accounts`
-      const empty = held !== undefined && held.keys === 0 && held.accounts === 0
+      const [held] = yield* sql<{ rows: number }>`
+        SELECT (SELECT count(*) FROM api_keys) + (SELECT count(*) FROM credit_accounts)
+          + (SELECT count(*) FROM store_documents) AS rows`
+      const empty = held !== undefined && held.rows === 0
       const summary: ImportSummary = empty
-        ? { keys: keys?.keys.length ?? 0, ...creditTotals(credits) }
-        : { keys: 0, creditAccounts: 0, credits: 0 }
+        ? {
+          keys: keys?.keys.length ?? 0,
+          ...creditTotals(credits),
+          users: Object.keys(users?.users ?? {}).length,
+          clients: Object.keys(oauth?.clients ?? {}).length
+        }
+        : { keys: 0, creditAccounts: 0, credits: 0, users: 0, clients: 0 }
       if (empty && keys !== undefined && keys.keys.length > 0) {
         yield* sql`INSERT INTO api_keys ${
           sql.insert(keys.keys.map((key) => ({
@@ -104,10 +126,15 @@ export const importDataDir = (dataDir: string) =>
           }
         }
       }
+      for (const document of documents) {
+        if (!empty || document.body === undefined) continue
+        yield* sql`INSERT INTO store_documents (name, version, body)
+          VALUES (${document.name}, 1, ${JSON.stringify(document.body)}::jsonb)`
+      }
       yield* sql`INSERT INTO store_imports ${
         sql.insert({ importName, summary: JSON.stringify({ ...summary, storeWasEmpty: empty }) })
       }`
-      return { summary, skipped: !empty && (keys !== undefined || credits !== undefined) }
+      return { summary, skipped: !empty && found }
     }))
   })
 
@@ -134,10 +161,11 @@ export const layer: Layer.Layer<never, JsonImportError, SqlClient | AppConfig> =
     if (outcome === undefined) return
     if (outcome.skipped) {
       yield* Effect.logWarning("the store already holds accounts; the DATA_DIR account files were not imported")
-    } else if (outcome.summary.keys + outcome.summary.creditAccounts > 0) {
-      const { creditAccounts, credits, keys } = outcome.summary
+    } else if (Object.values(outcome.summary).some((count) => count > 0)) {
+      const { clients, creditAccounts, credits, keys, users } = outcome.summary
       yield* Effect.logInfo(
-        `imported ${keys} keys and ${creditAccounts} credit accounts (${credits} credits) from the DATA_DIR account files`
+        `imported ${keys} keys, ${creditAccounts} credit accounts (${credits} credits), ${users} users and ` +
+          `${clients} OAuth clients from the DATA_DIR account files`
       )
     }
   })

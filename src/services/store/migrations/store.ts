@@ -52,6 +52,33 @@ export const store: MigrationArea = {
         imported_at timestamptz NOT NULL DEFAULT now(),
         summary jsonb NOT NULL
       )`
+    ),
+    // account documents (development users; OAuth clients, connections and tokens) as one jsonb row
+    // each, written under the row's lock; sign-ins waiting on the consent page and issued codes as
+    // rows of their own, so any instance continues a flow another began and a restart loses none
+    "2_accounts_and_sign_ins": statements(
+      `CREATE TABLE store_documents (
+        name text PRIMARY KEY,
+        version bigint NOT NULL,
+        body jsonb NOT NULL
+      )`,
+      `CREATE TABLE oauth_pending (
+        handle text PRIMARY KEY,
+        request jsonb NOT NULL,
+        expires_at bigint NOT NULL,
+        failures integer NOT NULL DEFAULT 0
+      )`,
+      `CREATE INDEX oauth_pending_expiry ON oauth_pending (expires_at)`,
+      `CREATE TABLE oauth_codes (
+        code_id text PRIMARY KEY,
+        secret_hash text NOT NULL,
+        request jsonb NOT NULL,
+        user_id text NOT NULL,
+        grant_id text NOT NULL,
+        expires_at bigint NOT NULL,
+        used_at bigint
+      )`,
+      `CREATE INDEX oauth_codes_expiry ON oauth_codes (expires_at)`
     )
   }
 }
