@@ -25,7 +25,9 @@ export const OAuthUser = Schema.TaggedStruct("OAuthUser", {
 
 export const ServicePrincipal = Schema.TaggedStruct("Service", {
   subject: Schema.String,
-  entitlements: Schema.Array(Schema.String)
+  entitlements: Schema.Array(Schema.String),
+  /** The `svc_workspace` claim: whose workspace records the service acts on (default: its subject). */
+  workspace: Schema.optional(Schema.String)
 })
 
 export const Principal = Schema.Union(Anonymous, ApiKeyPrincipal, OAuthUser, ServicePrincipal)

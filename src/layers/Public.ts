@@ -13,7 +13,6 @@ import * as Auth from "../services/Auth.ts"
 import * as CclIndex from "../services/CclIndex.ts"
 import * as CountryChart from "../services/CountryChart.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
-import * as DocumentFiles from "../services/DocumentFiles.ts"
 import * as DocumentPayers from "../services/DocumentPayers.ts"
 import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
@@ -31,8 +30,10 @@ import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Renderer from "../services/Renderer.ts"
 import * as Research from "../services/Research.ts"
 import * as Screening from "../services/Screening.ts"
+import * as DocumentFiles from "../services/store/DocumentFilesSql.ts"
 import * as UserDirectory from "../services/UserDirectory.ts"
 import { SkillsFromConfig } from "./Skills.ts"
+import { WorkspaceServices } from "./Workspace.ts"
 
 /** The eCFR source with the answers parsed from it (ECCN entries, Country Chart and Groups). */
 const regulatoryData = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
@@ -62,7 +63,7 @@ export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
     Readiness.layer([...ReadinessChecks.shared, ReadinessChecks.store])
   ).pipe(
     Layer.provideMerge(EcfrReachability.layer),
-    Layer.provideMerge(PartyEnforcement.layer),
+    Layer.provideMerge(Layer.merge(PartyEnforcement.layer, WorkspaceServices)),
     Layer.provideMerge(dataServices(ecfrSource)),
     Layer.provide(FetchHttpClient.layer)
   )

@@ -11,6 +11,10 @@ import { regulatoryStatusTools } from "./tools/RegulatoryStatus.ts"
 import { researchTools } from "./tools/Research.ts"
 import { screeningTools } from "./tools/Screening.ts"
 import { skillsTools } from "./tools/Skills.ts"
+import { noteTools } from "./tools/WorkspaceNotes.ts"
+import { productTools } from "./tools/WorkspaceProducts.ts"
+import { screeningRegistryTools } from "./tools/WorkspaceScreenings.ts"
+import { transactionTools } from "./tools/WorkspaceTransactions.ts"
 
 /**
  * The production MCP surface: every tool in the order `tools/list` shows it, and every resource
@@ -25,7 +29,11 @@ export const productionTools = [
   ...enforcementTools,
   ...researchTools,
   ...partyEnforcementTools,
-  ...documentTools
+  ...documentTools,
+  ...transactionTools,
+  ...productTools,
+  ...noteTools,
+  ...screeningRegistryTools
 ] as const
 
 export const productionResources = [skillResources, ecfrResources, eccnResources, countryChartResources] as const

@@ -16,9 +16,12 @@ import type { BearerResolver } from "./Auth.ts"
 
 /**
  * Enclave service JWTs. Claims: `iss` and `aud` as configured, `exp` and `sub` required, `nbf`
- * honoured when present, and the entitlements in `svc_entitlements` (an array of strings).
+ * honoured when present, the entitlements in `svc_entitlements` (an array of strings), and the
+ * workspace the service acts on in `svc_workspace` (a string; default: the subject).
  */
 export const EntitlementsClaim = "svc_entitlements"
+
+export const WorkspaceClaim = "svc_workspace"
 
 export const Entitlement = {
   /** `POST /mcp` and the enterprise MCP tools. */
@@ -90,6 +93,9 @@ const keySetFrom = (config: ServiceJwtConfig): Effect.Effect<JWTVerifyGetKey, Se
 const entitlementsOf = (claim: unknown): ReadonlyArray<string> =>
   Array.isArray(claim) ? claim.filter((value): value is string => typeof value === "string") : []
 
+const workspaceOf = (claim: unknown): { readonly workspace?: string } =>
+  typeof claim === "string" && claim.length > 0 && claim.length <= 200 ? { workspace: claim } : {}
+
 /**
  * The enclave's bearer resolver: a compact JWS verified with `jose` against the configured keys,
  * with the algorithm allow-list, issuer, audience, expiry and not-before checked. Any failure
@@ -118,7 +124,8 @@ export const makeResolver = (config: ServiceJwtConfig): Effect.Effect<BearerReso
             Option.some<Principal>({
               _tag: "Service",
               subject: payload.sub!,
-              entitlements: entitlementsOf(payload[EntitlementsClaim])
+              entitlements: entitlementsOf(payload[EntitlementsClaim]),
+              ...workspaceOf(payload[WorkspaceClaim])
             })
           ),
           Effect.catchAll((failure) => {

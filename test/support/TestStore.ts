@@ -32,6 +32,9 @@ export const storeOf = (dataDir: string): Promise<Store> => {
   return store
 }
 
+/** A fresh migrated in-memory store of its own each time it is built (for tests outside an app). */
+export const freshStore = migrated(embeddedEngine, "embedded")
+
 /** The store test apps run on: the in-memory store of the configured DATA_DIR (fresh for a fresh directory). */
 export const testStore: StoreLayer = Layer.unwrapEffect(
   Effect.flatMap(

@@ -6,6 +6,7 @@ import { CclIndex } from "../../services/CclIndex.ts"
 import { CountryChart } from "../../services/CountryChart.ts"
 import { Radar } from "../../services/Radar.ts"
 import * as Tool from "../Tool.ts"
+import { withNotesBeside } from "./NotesBeside.ts"
 
 /** REST twin: `GET /api/eccn/{eccn}?format=json`. */
 export const getEccn = Tool.make({
@@ -20,7 +21,10 @@ export const getEccn = Tool.make({
   input: Schema.Struct({ eccn: EccnParameter }),
   output: Tool.structured(EccnAnswer),
   // the parameter's pattern admits only ECCN queries, so the parse cannot fail
-  run: ({ eccn }) => Effect.flatMap(CclIndex, (ccl) => ccl.lookup(parseEccnQuery(eccn)!))
+  run: ({ eccn }) =>
+    withNotesBeside(Effect.flatMap(CclIndex, (ccl) => ccl.lookup(parseEccnQuery(eccn)!)), () => [
+      { eccn: eccn.toUpperCase() }
+    ])
 })
 
 /** REST twin: `GET /api/country-chart`. */
@@ -35,7 +39,11 @@ export const getCountryChartRow = Tool.make({
   annotations: Tool.readOnly("Country Chart row and Country Groups"),
   input: CountryChartParams,
   output: Tool.structured(CountryChartAnswer),
-  run: (params) => Effect.flatMap(CountryChart, (chart) => chart.lookup(params))
+  run: (params) =>
+    withNotesBeside(Effect.flatMap(CountryChart, (chart) => chart.lookup(params)), (answer) => [
+      ...(answer.country.alpha2 === null ? [] : [{ country: answer.country.alpha2 }]),
+      ...(params.eccn === undefined ? [] : [{ eccn: params.eccn.toUpperCase() }])
+    ])
 })
 
 const RuleChangesInput = Schema.Struct({

@@ -6,14 +6,33 @@ import type { MigrationArea } from "./Area.ts"
 const statements = (...texts: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient, (sql) => Effect.forEach(texts, (text) => sql.unsafe(text), { discard: true }))
 
-/** Migrations of the shared-state store (keys, credits, accounts, OAuth, documents, leases): ids 1–19. */
+/**
+ * Migrations of the shared-state store (keys, credits, accounts, OAuth, documents, leases): ids 1–19.
+ * The Migrator runs only ids above the highest recorded, so a new migration always takes the next id
+ * above every merged one (documents took 10 first, accounts 11 and 12). Append new ones at the end;
+ * never edit a merged one.
+ */
 export const store: MigrationArea = {
   name: "store",
   ids: { first: 1, last: 19 },
   migrations: {
+    // rendered documents behind download links: named by the SHA-256 of the token (never the token)
+    "10_document_files": Effect.flatMap(SqlClient, (sql) =>
+      Effect.andThen(
+        sql`CREATE TABLE document_files (
+          token_hash text PRIMARY KEY,
+          file_name text NOT NULL,
+          warnings integer NOT NULL,
+          size integer NOT NULL,
+          bytes bytea NOT NULL,
+          expires_at timestamptz NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now()
+        )`,
+        sql`CREATE INDEX document_files_expires_at ON document_files (expires_at)`
+      )),
     // API keys (only the SHA-256 of a key is kept) and prepaid credits: a balance per account, the
     // append-only ledger of every change to it, and the holds of renders in flight
-    "1_keys_and_credits": statements(
+    "11_keys_and_credits": statements(
       `CREATE TABLE api_keys (
         key_id text PRIMARY KEY,
         key_hash text NOT NULL,
@@ -56,7 +75,7 @@ export const store: MigrationArea = {
     // account documents (development users; OAuth clients, connections and tokens) as one jsonb row
     // each, written under the row's lock; sign-ins waiting on the consent page and issued codes as
     // rows of their own, so any instance continues a flow another began and a restart loses none
-    "2_accounts_and_sign_ins": statements(
+    "12_accounts_and_sign_ins": statements(
       `CREATE TABLE store_documents (
         name text PRIMARY KEY,
         version bigint NOT NULL,

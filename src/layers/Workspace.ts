@@ -1,0 +1,13 @@
+import { Layer } from "effect"
+import * as Notes from "../services/workspace/Notes.ts"
+import * as Products from "../services/workspace/Products.ts"
+import * as ScreeningRegistry from "../services/workspace/ScreeningRegistry.ts"
+import * as Transactions from "../services/workspace/Transactions.ts"
+
+/** The enterprise workspace records on the deployment's SQL store (products read the radar, screenings the list). */
+export const WorkspaceServices = Layer.mergeAll(
+  Transactions.layer,
+  Products.layer,
+  Notes.layer,
+  ScreeningRegistry.layer
+)

@@ -1,0 +1,32 @@
+import { Effect, Option, Schema } from "effect"
+import { Note, NotesMetaKey, type NoteTarget } from "../../domain/workspace/Notes.ts"
+import { workspaceOf } from "../../domain/workspace/Workspace.ts"
+import { Notes } from "../../services/workspace/Notes.ts"
+import * as Tool from "../Tool.ts"
+
+const encodeNotes = Schema.encodeSync(Schema.Array(Note))
+
+/**
+ * An official answer with the caller's regulatory notes that apply to it, in the result's `_meta`
+ * (`svc/workspace_notes`): beside the official text, never mixed into it, and only for callers with
+ * a workspace (anonymous calls read nothing from the store). A store failure leaves the official
+ * answer intact and says the notes could not be read.
+ */
+export const withNotesBeside = <A, E, R>(
+  answer: Effect.Effect<A, E, R>,
+  targets: (value: A) => ReadonlyArray<NoteTarget>
+): Effect.Effect<A | Tool.Annotated<A>, E, R | Tool.Caller | Notes> =>
+  Effect.gen(function*() {
+    const value = yield* answer
+    const workspace = workspaceOf(yield* Tool.Caller)
+    if (Option.isNone(workspace)) return value
+    const notes = yield* Notes
+    const found = yield* Effect.either(
+      Effect.forEach(targets(value), (target) => notes.beside(workspace.value, target), { concurrency: 2 })
+    )
+    if (found._tag === "Left") {
+      return new Tool.Annotated(value, { [`${NotesMetaKey}_error`]: found.left.message })
+    }
+    const all = found.right.flat()
+    return all.length === 0 ? value : new Tool.Annotated(value, { [NotesMetaKey]: encodeNotes(all) })
+  })

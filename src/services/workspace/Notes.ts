@@ -1,0 +1,121 @@
+import { SqlClient } from "@effect/sql/SqlClient"
+import { Clock, Context, Effect, Layer } from "effect"
+import { randomBytes } from "node:crypto"
+import { decodeCursor, encodeCursor } from "../../domain/workspace/Cursor.ts"
+import {
+  Note,
+  type NoteInput,
+  type NoteListParams,
+  type NotePage,
+  type NoteTarget,
+  targetKey
+} from "../../domain/workspace/Notes.ts"
+import {
+  type InvalidCursor,
+  invalidCursor,
+  RecordNotFound,
+  type StoreUnavailable
+} from "../../domain/workspace/Workspace.ts"
+import { decodeRecord, encodeRecord, pageOf, storeFailure } from "./Rows.ts"
+
+/** Notes shown beside one official text at most: the newest. */
+export const MaxNotesBeside = 20
+
+export interface NotesShape {
+  readonly add: (workspace: string, input: NoteInput) => Effect.Effect<Note, StoreUnavailable>
+  readonly list: (
+    workspace: string,
+    params: NoteListParams
+  ) => Effect.Effect<NotePage, InvalidCursor | StoreUnavailable>
+  readonly remove: (workspace: string, id: string) => Effect.Effect<void, RecordNotFound | StoreUnavailable>
+  /** The newest notes pinned to one target, for the answers that show them beside the official text. */
+  readonly beside: (workspace: string, target: NoteTarget) => Effect.Effect<ReadonlyArray<Note>, StoreUnavailable>
+  readonly all: (workspace: string) => Effect.Effect<ReadonlyArray<Note>, StoreUnavailable>
+  readonly restore: (workspace: string, note: Note) => Effect.Effect<void, StoreUnavailable>
+}
+
+export class Notes extends Context.Tag("app/workspace/Notes")<Notes, NotesShape>() {}
+
+const decode = decodeRecord(Note)
+const encode = encodeRecord(Note)
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient
+
+  const write = (workspace: string, note: Note) => {
+    const { key, kind } = targetKey(note.target)
+    return storeFailure(sql`INSERT INTO workspace_notes (workspace, id, kind, key, created_at, record)
+      VALUES (${workspace}, ${note.id}, ${kind}, ${key}, ${note.created_at}, ${encode(note)}::jsonb)
+      ON CONFLICT (workspace, id) DO UPDATE SET kind = excluded.kind, key = excluded.key,
+        created_at = excluded.created_at, record = excluded.record`)
+  }
+
+  const add = (workspace: string, input: NoteInput) =>
+    Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const note: Note = {
+        ...input,
+        id: `note_${randomBytes(8).toString("hex")}`,
+        created_at: new Date(now).toISOString()
+      }
+      yield* write(workspace, note)
+      return note
+    })
+
+  const list = (workspace: string, params: NoteListParams) =>
+    Effect.gen(function*() {
+      const limit = params.limit ?? 50
+      const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, 2)
+      if (params.cursor !== undefined && after === undefined) return yield* invalidCursor
+      const target = params.target === undefined ? undefined : targetKey(params.target)
+      const conditions = [
+        sql`workspace = ${workspace}`,
+        ...(target === undefined ? [] : [sql`kind = ${target.kind}`, sql`key = ${target.key}`]),
+        ...(after === undefined ? [] : [
+          sql`(created_at < ${after[0]!} OR (created_at = ${after[0]!} AND id > ${after[1]!}))`
+        ])
+      ]
+      const rows = yield* storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_notes
+        WHERE ${sql.and(conditions)} ORDER BY created_at DESC, id ASC LIMIT ${limit + 1}`)
+      const page = pageOf(rows.map((row) => decode(row.record)), limit)
+      const last = page.rows.at(-1)
+      return {
+        notes: page.rows,
+        count: page.rows.length,
+        next_cursor: page.more && last !== undefined ? encodeCursor([last.created_at, last.id]) : null
+      }
+    })
+
+  const remove = (workspace: string, id: string) =>
+    Effect.flatMap(
+      storeFailure(sql<{ id: string }>`DELETE FROM workspace_notes WHERE workspace = ${workspace} AND id = ${id}
+        RETURNING id`),
+      (rows) =>
+        rows.length === 0
+          ? Effect.fail(new RecordNotFound({ message: `No note ${id} in this workspace` }))
+          : Effect.void
+    )
+
+  const beside = (workspace: string, target: NoteTarget) => {
+    const { key, kind } = targetKey(target)
+    return Effect.map(
+      storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_notes
+        WHERE workspace = ${workspace} AND kind = ${kind} AND key = ${key}
+        ORDER BY created_at DESC, id ASC LIMIT ${MaxNotesBeside}`),
+      (rows) => rows.map((row) => decode(row.record))
+    )
+  }
+
+  const all = (workspace: string) =>
+    Effect.map(
+      storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_notes
+        WHERE workspace = ${workspace} ORDER BY created_at, id`),
+      (rows) => rows.map((row) => decode(row.record))
+    )
+
+  const restore = (workspace: string, note: Note) => Effect.asVoid(write(workspace, note))
+
+  return { add, list, remove, beside, all, restore } satisfies NotesShape
+})
+
+export const layer = Layer.effect(Notes, make)

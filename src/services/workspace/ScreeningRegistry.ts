@@ -1,0 +1,150 @@
+import { SqlClient } from "@effect/sql/SqlClient"
+import { Clock, Context, Effect, Layer } from "effect"
+import { randomBytes } from "node:crypto"
+import { decodeCursor, encodeCursor } from "../../domain/workspace/Cursor.ts"
+import {
+  DefaultRescreenDays,
+  partyKey,
+  type PartyStatus,
+  type PartyStatusParams,
+  Screening as ScreeningRecord,
+  type ScreeningInput,
+  type ScreeningListParams,
+  type ScreeningPage
+} from "../../domain/workspace/Screenings.ts"
+import { type InvalidCursor, invalidCursor, type StoreUnavailable } from "../../domain/workspace/Workspace.ts"
+import { Screening } from "../Screening.ts"
+import { decodeRecord, encodeRecord, pageOf, storeFailure } from "./Rows.ts"
+
+/** Screenings of one party shown in its history, newest first. */
+export const MaxHistory = 50
+
+export interface ScreeningRegistryShape {
+  readonly record: (workspace: string, input: ScreeningInput) => Effect.Effect<ScreeningRecord, StoreUnavailable>
+  readonly partyStatus: (workspace: string, params: PartyStatusParams) => Effect.Effect<PartyStatus, StoreUnavailable>
+  readonly list: (
+    workspace: string,
+    params: ScreeningListParams
+  ) => Effect.Effect<ScreeningPage, InvalidCursor | StoreUnavailable>
+  readonly all: (workspace: string) => Effect.Effect<ReadonlyArray<ScreeningRecord>, StoreUnavailable>
+  readonly restore: (workspace: string, screening: ScreeningRecord) => Effect.Effect<void, StoreUnavailable>
+}
+
+export class ScreeningRegistry
+  extends Context.Tag("app/workspace/ScreeningRegistry")<ScreeningRegistry, ScreeningRegistryShape>()
+{}
+
+const decode = decodeRecord(ScreeningRecord)
+const encode = encodeRecord(ScreeningRecord)
+
+const dayMillis = 86_400_000
+
+/** Why a party's latest screening no longer stands: the list changed since, or the interval passed. */
+export const rescreenReasons = (
+  latest: ScreeningRecord,
+  now: number,
+  intervalDays: number,
+  listPublishedAt: string | null
+): ReadonlyArray<string> => {
+  const reasons: Array<string> = []
+  const screenedAt = Date.parse(latest.screened_at)
+  const age = Math.floor((now - screenedAt) / dayMillis)
+  if (age >= intervalDays) reasons.push(`last screened ${age} days ago (interval ${intervalDays} days)`)
+  const published = listPublishedAt === null ? Number.NaN : Date.parse(listPublishedAt)
+  if (!Number.isNaN(published) && published > screenedAt) {
+    reasons.push(`the screening list was updated since (published ${listPublishedAt})`)
+  }
+  return reasons
+}
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const screening = yield* Screening
+
+  const write = (workspace: string, entry: ScreeningRecord) =>
+    storeFailure(sql`INSERT INTO workspace_screenings (workspace, id, party_key, decision, screened_at, record)
+      VALUES (${workspace}, ${entry.id}, ${partyKey(entry.party)}, ${entry.decision}, ${entry.screened_at},
+        ${encode(entry)}::jsonb)
+      ON CONFLICT (workspace, id) DO UPDATE SET party_key = excluded.party_key, decision = excluded.decision,
+        screened_at = excluded.screened_at, record = excluded.record`)
+
+  const record = (workspace: string, input: ScreeningInput) =>
+    Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const status = yield* screening.status
+      const entry: ScreeningRecord = {
+        ...input,
+        id: `scr_${randomBytes(8).toString("hex")}`,
+        screened_at: new Date(now).toISOString(),
+        list_published_at: status.publishedAt
+      }
+      yield* write(workspace, entry)
+      return entry
+    })
+
+  const partyStatus = (workspace: string, params: PartyStatusParams) =>
+    Effect.gen(function*() {
+      const rows = yield* storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_screenings
+        WHERE workspace = ${workspace} AND party_key = ${partyKey(params.party)}
+        ORDER BY screened_at DESC, id ASC LIMIT ${MaxHistory}`)
+      const history = rows.map((row) => decode(row.record))
+      const latest = history[0]
+      if (latest === undefined) {
+        return {
+          party: params.party,
+          screened: false,
+          latest: null,
+          history: [],
+          rescreen_due: true,
+          rescreen_reasons: ["never screened in this workspace"]
+        }
+      }
+      const now = yield* Clock.currentTimeMillis
+      const status = yield* screening.status
+      const reasons = rescreenReasons(latest, now, params.rescreen_days ?? DefaultRescreenDays, status.publishedAt)
+      return {
+        party: params.party,
+        screened: true,
+        latest,
+        history,
+        rescreen_due: reasons.length > 0,
+        rescreen_reasons: reasons
+      }
+    })
+
+  const list = (workspace: string, params: ScreeningListParams) =>
+    Effect.gen(function*() {
+      const limit = params.limit ?? 50
+      const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, 2)
+      if (params.cursor !== undefined && after === undefined) return yield* invalidCursor
+      const conditions = [
+        sql`workspace = ${workspace}`,
+        ...(params.decision === undefined ? [] : [sql`decision = ${params.decision}`]),
+        ...(after === undefined ? [] : [
+          sql`(screened_at < ${after[0]!} OR (screened_at = ${after[0]!} AND id > ${after[1]!}))`
+        ])
+      ]
+      const rows = yield* storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_screenings
+        WHERE ${sql.and(conditions)} ORDER BY screened_at DESC, id ASC LIMIT ${limit + 1}`)
+      const page = pageOf(rows.map((row) => decode(row.record)), limit)
+      const last = page.rows.at(-1)
+      return {
+        screenings: page.rows,
+        count: page.rows.length,
+        next_cursor: page.more && last !== undefined ? encodeCursor([last.screened_at, last.id]) : null
+      }
+    })
+
+  const all = (workspace: string) =>
+    Effect.map(
+      storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_screenings
+        WHERE workspace = ${workspace} ORDER BY screened_at, id`),
+      (rows) => rows.map((row) => decode(row.record))
+    )
+
+  const restore = (workspace: string, entry: ScreeningRecord) => Effect.asVoid(write(workspace, entry))
+
+  return { record, partyStatus, list, all, restore } satisfies ScreeningRegistryShape
+})
+
+export const layer = Layer.effect(ScreeningRegistry, make)
