@@ -80,7 +80,7 @@ describe("OAuth across two instances on one PostgreSQL", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ handle, email: freeUser.email, password: freeUser.password, decision: "allow" })
     })
-    expect(decided.status).toBe(302)
+    expect(decided.status).toBe(303)
     return new URL(decided.headers.get("location")!).searchParams.get("code")
   }
 
