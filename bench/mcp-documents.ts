@@ -1,10 +1,8 @@
-import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as AppConfig from "../src/services/AppConfig.ts"
-import * as KeysCommand from "../src/services/KeysCommand.ts"
 import { minimalClassificationPayload } from "../test/fixtures/documents/classification.ts"
+import { keysInDataDir } from "../test/support/TestStore.ts"
 import { compare } from "./lib/load.ts"
 import { startBareServer, startService } from "./lib/processes.ts"
 
@@ -16,8 +14,7 @@ import { startBareServer, startService } from "./lib/processes.ts"
  */
 export const run = async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-mcp-documents-"))
-  const stores = KeysCommand.stores.pipe(Layer.provide(AppConfig.layerWith({ dataDir })))
-  const created = await Effect.runPromise(KeysCommand.run(["create", "--label", "bench"]).pipe(Effect.provide(stores)))
+  const created = await keysInDataDir(dataDir)("create", "--label", "bench")
   const key = /api key: (\S+)/.exec(created)![1]!
   const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "none" })
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>> = {
   "http-core": () => import("./http-core.ts"),
   auth: () => import("./auth.ts"),
+  accounts: () => import("./accounts.ts"),
   mcp: () => import("./mcp.ts"),
   "mcp-documents": () => import("./mcp-documents.ts"),
   "enforcement-archive": () => import("./enforcement-archive.ts"),

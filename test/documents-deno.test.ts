@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as AppConfig from "../src/services/AppConfig.ts"
-import { KeyStore, layer as keyStoreLayer } from "../src/services/KeyStore.ts"
 import { denoAvailable, type DenoServer, startDenoServer } from "./support/DenoServer.ts"
-import { testConfig } from "./support/TestServer.ts"
+import { keysInDataDir } from "./support/TestStore.ts"
 
 describe.skipIf(!denoAvailable)("documents on the Deno runtime", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "documents-deno-"))
@@ -14,12 +11,7 @@ describe.skipIf(!denoAvailable)("documents on the Deno runtime", () => {
   let key = ""
   let server: DenoServer | undefined
   beforeAll(async () => {
-    key = await Effect.runPromise(
-      Effect.flatMap(KeyStore, (keys) => keys.create({ label: "deno", plan: "enterprise" })).pipe(
-        Effect.map((created) => created.key),
-        Effect.provide(keyStoreLayer.pipe(Layer.provide(AppConfig.layerWith(testConfig({ dataDir })))))
-      )
-    )
+    key = /api key: (\S+)/.exec(await keysInDataDir(dataDir)("create", "--label", "deno"))![1]!
     server = await startDenoServer({ DATA_DIR: dataDir })
     url = server.url
   }, 120_000)

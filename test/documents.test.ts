@@ -11,20 +11,17 @@ import { PublicServices } from "../src/layers/Public.ts"
 import { startRenderBackend } from "../src/render/Backend.ts"
 import * as AppConfig from "../src/services/AppConfig.ts"
 import * as Credits from "../src/services/Credits.ts"
-import * as KeysCommand from "../src/services/KeysCommand.ts"
 import * as KeyStore from "../src/services/KeyStore.ts"
 import * as Renderer from "../src/services/Renderer.ts"
 import { classificationPayload } from "./fixtures/documents/classification.ts"
 import { parsePdf } from "./support/ParsePdf.ts"
 import { type RunningServer, startServer, testConfig } from "./support/TestServer.ts"
-import { testStore } from "./support/TestStore.ts"
+import { accountStores, keysCommand, testStore } from "./support/TestStore.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "documents-test-"))
-const stores = KeysCommand.stores.pipe(
-  Layer.provide(AppConfig.layerWith(testConfig({ dataDir })))
-)
+const stores = accountStores(dataDir)
 /** The keys CLI against the server's store: returns the new key. */
-const keys = (...args: Array<string>) => Effect.runPromise(KeysCommand.run(args).pipe(Effect.provide(stores)))
+const keys = keysCommand(dataDir)
 const newKey = async (credits = 0) => {
   const output = await keys("create", "--label", "test", "--credits", String(credits))
   return { key: /api key: (\S+)/.exec(output)![1]!, keyId: /key id:\s+(\S+)/.exec(output)![1]! }

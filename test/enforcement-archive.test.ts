@@ -12,7 +12,7 @@ import { importDirectory, ImportRejected } from "../src/services/enforcement/Imp
 import { imageOnlyPdf, textPdf } from "./support/Pdf.ts"
 import { adminUrl, databaseConfig, onServer } from "./support/SqlEngines.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
-import { testStore } from "./support/TestStore.ts"
+import { freshStore } from "./support/TestStore.ts"
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url))
 const metadataFixture = fileURLToPath(new URL("./fixtures/enforcement/metadata.json", import.meta.url))
@@ -355,7 +355,7 @@ describe("enforcement document archive", () => {
 
 describe("enforcement import validation", () => {
   const work = mkdtempSync(join(tmpdir(), "enforcement-import-"))
-  const runtime = ManagedRuntime.make(testStore)
+  const runtime = ManagedRuntime.make(freshStore)
   const run = <A, E>(f: (repo: ArchiveRepo.ArchiveRepo) => Effect.Effect<A, E>) =>
     runtime.runPromise(Effect.flatMap(ArchiveRepo.make, f))
   const importInto = (dir: string, options: { readonly replace?: boolean } = {}) =>

@@ -1,7 +1,10 @@
+import type { SqlClient } from "@effect/sql/SqlClient"
 import type { Scope } from "effect"
-import { Console, Effect, Option, Schema } from "effect"
+import { Console, Effect, Layer, Option, Schema } from "effect"
 import { EmailAddress } from "../domain/Accounts.ts"
 import type { Tier } from "../domain/Principal.ts"
+import * as Store from "../layers/Store.ts"
+import * as JsonImport from "../services/accounts/JsonImport.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 import * as OAuth from "../services/OAuthServer.ts"
 import { makeEmbedded, UserDirectory } from "../services/UserDirectory.ts"
@@ -9,11 +12,11 @@ import { arg, CommandFailed, group, leaf, type Parsed, text, UsageError } from "
 import { loadConfig } from "./Startup.ts"
 
 /**
- * Development users of the sign-in page and the OAuth clients that registered, in the store under
- * DATA_DIR. Safe next to a running server: writes take the store's file lock, and the server picks
- * changes up within a second.
+ * Development users of the sign-in page and the OAuth clients that registered, in the SQL store the
+ * configuration names. Writes take the document row's lock, and servers read the change on their
+ * next request.
  */
-type UserStore = Effect.Effect.Success<ReturnType<typeof makeEmbedded>>
+type UserStore = Effect.Effect.Success<typeof makeEmbedded>
 
 /** Store failures become one line naming what failed; usage errors pass through. */
 const reported = <A, E extends { readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>
@@ -26,12 +29,21 @@ const reported = <A, E extends { readonly message: string }, R>(effect: Effect.E
   )
 
 const withUsers = <A, E extends { readonly message: string }>(
-  use: (users: UserStore) => Effect.Effect<A, E, AppConfig | Scope.Scope>
+  use: (users: UserStore) => Effect.Effect<A, E, AppConfig | SqlClient | Scope.Scope>
 ) =>
   Effect.scoped(Effect.gen(function*() {
     const config = yield* loadConfig
-    const users = yield* reported(makeEmbedded(config.dataDir))
-    return yield* reported(use(users).pipe(Effect.provideService(AppConfig, config)))
+    // the store the server uses, migrated, with the DATA_DIR files of an earlier version imported
+    const store = Layer.provideMerge(JsonImport.layer, Store.fromConfig).pipe(
+      Layer.provide(Layer.succeed(AppConfig, config))
+    )
+    return yield* reported(
+      Effect.flatMap(makeEmbedded, use).pipe(
+        Effect.provide(store),
+        Effect.provideService(AppConfig, config),
+        Effect.mapError((error) => "message" in error ? error : { message: String(error) })
+      )
+    )
   }))
 
 const failed = (message: string) => Effect.fail(new CommandFailed({ message }))

@@ -1,17 +1,26 @@
 import { Console, Effect, Layer } from "effect"
+import * as Store from "../layers/Store.ts"
 import * as AppConfig from "../services/AppConfig.ts"
 import * as KeysCommand from "../services/KeysCommand.ts"
 import { CommandFailed, group, leaf, type OptionSpec, type Parsed } from "./Command.ts"
 import { loadConfig } from "./Startup.ts"
 
-/** Runs one keys operation against the server's own stores under DATA_DIR. */
+/** Runs one keys operation against the server's own stores (the SQL store the configuration names). */
 const runKeys = (name: string) => (input: Parsed) =>
   Effect.gen(function*() {
     const config = yield* loadConfig
-    const stores = KeysCommand.stores.pipe(Layer.provide(Layer.succeed(AppConfig.AppConfig, config)))
+    const stores = KeysCommand.stores.pipe(
+      Layer.provideMerge(Store.fromConfig),
+      Layer.provide(Layer.succeed(AppConfig.AppConfig, config))
+    )
     const output = yield* KeysCommand.run([name, ...input.argv]).pipe(
       Effect.provide(stores),
-      Effect.mapError((error) => new CommandFailed({ message: typeof error === "string" ? error : error.message }))
+      Effect.scoped,
+      Effect.mapError((error) =>
+        new CommandFailed({
+          message: typeof error === "string" ? error : "message" in error ? String(error.message) : String(error)
+        })
+      )
     )
     yield* Console.log(output)
   })

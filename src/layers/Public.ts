@@ -5,11 +5,13 @@ import { DocumentsAuthByApiKey } from "../http/documents/Payers.ts"
 import { oauthRoutes, OAuthRoutesLive } from "../http/oauth/Routes.ts"
 import { McpCatalogLive } from "../mcp/ToolCatalog.ts"
 import * as AccessPolicy from "../services/AccessPolicy.ts"
+import * as JsonImport from "../services/accounts/JsonImport.ts"
+import * as SqlCredits from "../services/accounts/SqlCredits.ts"
+import * as SqlKeys from "../services/accounts/SqlKeys.ts"
 import * as ApiKeyAuth from "../services/ApiKeyAuth.ts"
 import * as Auth from "../services/Auth.ts"
 import * as CclIndex from "../services/CclIndex.ts"
 import * as CountryChart from "../services/CountryChart.ts"
-import * as Credits from "../services/Credits.ts"
 import * as DataGeneration from "../services/DataGeneration.ts"
 import * as DocumentPayers from "../services/DocumentPayers.ts"
 import * as Ecfr from "../services/ecfr/Live.ts"
@@ -78,11 +80,12 @@ export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, 
 export const SharedServices = sharedServicesOver(Ecfr.layer)
 
 /**
- * Accounts in the embedded store under DATA_DIR: API keys with their prepaid credits, and the OAuth
- * authorization server over the development user store.
+ * Accounts: API keys with their prepaid credits in the SQL store (after the one-time import of the
+ * DATA_DIR JSON files), and the OAuth authorization server over the development user store.
  */
-const AccountServices = Layer.mergeAll(OAuthServer.layer, Credits.layer, KeyStore.layer).pipe(
-  Layer.provideMerge(UserDirectory.layerEmbedded)
+const AccountServices = Layer.mergeAll(OAuthServer.layer, SqlCredits.layer(), SqlKeys.layer).pipe(
+  Layer.provideMerge(UserDirectory.layerEmbedded),
+  Layer.provide(JsonImport.layer)
 )
 
 /** Bearers on the public deployment: API keys (`svc_live_`), then OAuth access tokens (`svc_oauth_`). */

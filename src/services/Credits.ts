@@ -26,7 +26,8 @@ export interface CreditsShape {
 
 export class Credits extends Context.Tag("app/Credits")<Credits, CreditsShape>() {}
 
-interface Balances {
+/** The document of the JSON credits store (`DATA_DIR/credits.json`, read by the one-time import). */
+export interface Balances {
   readonly balances: Readonly<Record<string, number>>
   /** Absent in stores written before usage was kept. */
   readonly usage?: Readonly<Record<string, { readonly spent: number; readonly lastSpentAt: string }>>
@@ -74,8 +75,11 @@ export const make = (store: JsonStore<Balances>): CreditsShape => {
   }
 }
 
-/** Balances in `DATA_DIR/credits.json`. */
-export const layer: Layer.Layer<Credits, never, AppConfig> = Layer.effect(
+/**
+ * Balances in `DATA_DIR/credits.json`: the store before the SQL ledger (`accounts/SqlCredits.ts`),
+ * kept so the one-time import reads what it wrote and its tests can write such files.
+ */
+export const layerJsonFile: Layer.Layer<Credits, never, AppConfig> = Layer.effect(
   Credits,
   Effect.flatMap(
     AppConfig,

@@ -38,36 +38,48 @@ const keyPattern = /^svc_live_([0-9a-f]{12})_([A-Za-z0-9_-]{32})$/
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest()
 
-interface Keys {
+/** The key id inside a presented key, or undefined when it cannot be one of ours. */
+export const keyIdOf = (key: string): string | undefined => keyPattern.exec(key)?.[1]
+
+/** Whether a presented key is the one whose SHA-256 (hex) was stored; compared in constant time. */
+export const hashMatches = (storedHex: string, key: string): boolean => {
+  const stored = Buffer.from(storedHex, "hex")
+  const presented = sha256(key)
+  return stored.length === presented.length && timingSafeEqual(stored, presented)
+}
+
+/** A new key in clear (shown once) and the record kept of it. */
+export const newKey = (options: { readonly label: string; readonly plan: string }, now: Date) => {
+  const keyId = randomBytes(6).toString("hex")
+  const key = `${KeyPrefix}${keyId}_${randomBytes(24).toString("base64url")}`
+  const record: KeyRecord = {
+    keyId,
+    hash: sha256(key).toString("hex"),
+    status: "active",
+    plan: options.plan,
+    label: options.label,
+    createdAt: now.toISOString()
+  }
+  return { key, record }
+}
+
+/** The document of the JSON key store (`DATA_DIR/keys.json`, read by the one-time import). */
+export interface Keys {
   readonly keys: ReadonlyArray<KeyRecord>
 }
 
 export const make = (store: JsonStore<Keys>): KeyStoreShape => ({
   create: ({ label, plan }) =>
     Effect.suspend(() => {
-      const keyId = randomBytes(6).toString("hex")
-      const key = `${KeyPrefix}${keyId}_${randomBytes(24).toString("base64url")}`
-      const record: KeyRecord = {
-        keyId,
-        hash: sha256(key).toString("hex"),
-        status: "active",
-        plan,
-        label,
-        createdAt: new Date().toISOString()
-      }
+      const { key, record } = newKey({ label, plan }, new Date())
       return store.modify((current) => [{ key, record }, { keys: [...current.keys, record] }])
     }),
   verify: (key) => {
-    const match = keyPattern.exec(key)
-    if (match === null) return Effect.succeed(Option.none())
+    const keyId = keyIdOf(key)
+    if (keyId === undefined) return Effect.succeed(Option.none())
     return Effect.map(store.read, ({ keys }) => {
-      const record = keys.find((candidate) => candidate.keyId === match[1])
-      if (record === undefined) return Option.none()
-      const stored = Buffer.from(record.hash, "hex")
-      const presented = sha256(key)
-      return stored.length === presented.length && timingSafeEqual(stored, presented)
-        ? Option.some(record)
-        : Option.none()
+      const record = keys.find((candidate) => candidate.keyId === keyId)
+      return record !== undefined && hashMatches(record.hash, key) ? Option.some(record) : Option.none()
     })
   },
   list: Effect.map(store.read, ({ keys }) => keys),
@@ -83,8 +95,11 @@ export const make = (store: JsonStore<Keys>): KeyStoreShape => ({
     )
 })
 
-/** Keys in `DATA_DIR/keys.json`. */
-export const layer: Layer.Layer<KeyStore, never, AppConfig> = Layer.effect(
+/**
+ * Keys in `DATA_DIR/keys.json`: the store before the SQL store (`accounts/SqlKeys.ts`), kept so the
+ * one-time import reads what it wrote and its tests can write such files.
+ */
+export const layerJsonFile: Layer.Layer<KeyStore, never, AppConfig> = Layer.effect(
   KeyStore,
   Effect.flatMap(
     AppConfig,

@@ -1,8 +1,9 @@
 import { Effect, Layer, Option } from "effect"
-import * as CreditsService from "./Credits.ts"
+import * as JsonImport from "./accounts/JsonImport.ts"
+import * as SqlCredits from "./accounts/SqlCredits.ts"
+import * as SqlKeys from "./accounts/SqlKeys.ts"
 import { Credits } from "./Credits.ts"
 import { userAccount } from "./DocumentPayers.ts"
-import * as KeyStoreService from "./KeyStore.ts"
 import { KeyStore } from "./KeyStore.ts"
 import * as UserDirectoryService from "./UserDirectory.ts"
 import { UserDirectory } from "./UserDirectory.ts"
@@ -17,8 +18,10 @@ export const usage = `usage: ecds keys <command>
   user-credit <userId> <amount>                             adds credits to a signed-in (free-tier) user's account
   user-usage <userId>                                       paid documents, last use and balance of a user account`
 
-/** The stores the CLI administers, the server's own under DATA_DIR. */
-export const stores = Layer.mergeAll(KeyStoreService.layer, CreditsService.layer, UserDirectoryService.layerEmbedded)
+/** The stores the CLI administers, the server's own: keys and credits in the SQL store, users under DATA_DIR. */
+export const stores = Layer.mergeAll(SqlKeys.layer, SqlCredits.layer(), UserDirectoryService.layerEmbedded).pipe(
+  Layer.provide(JsonImport.layer)
+)
 
 const option = (args: ReadonlyArray<string>, name: string) => {
   const index = args.indexOf(`--${name}`)

@@ -1,5 +1,5 @@
+import type { SqlClient } from "@effect/sql/SqlClient"
 import { Context, Effect, Layer, Option } from "effect"
-import { join } from "node:path"
 import { type Grant, type OAuthClient, OAuthDocument } from "../domain/Accounts.ts"
 import {
   type AuthorizationServerMetadata,
@@ -9,8 +9,9 @@ import {
   type TokenResponse
 } from "../domain/OAuth.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { make as makeStore, type StoreError } from "./accounts/DocumentStore.ts"
+import type { StoreError } from "./accounts/DocumentStore.ts"
 import { parseSecret, randomId, secretMatches, sha256 } from "./accounts/Secrets.ts"
+import * as SqlDocument from "./accounts/SqlDocument.ts"
 import { AppConfig } from "./AppConfig.ts"
 import type { BearerResolver } from "./Auth.ts"
 import { type AuthorizationRefusal, redirectWith, validateAuthorizationRequest } from "./oauth/AuthorizationRequest.ts"
@@ -71,14 +72,14 @@ const unavailable = (error: StoreError) =>
 export const make = Effect.gen(function*() {
   const config = yield* AppConfig
   const users = yield* UserDirectory
-  const store = yield* makeStore({
-    path: join(config.dataDir, "accounts", "oauth.json"),
+  const store = yield* SqlDocument.make({
+    name: SqlDocument.DocumentNames.oauth,
     schema: OAuthDocument,
     empty: emptyDocument
   })
   const issuer = config.authUrl
   const resource = `${config.publicBaseUrl}/mcp`
-  const signIns = makeSignIns(users)
+  const signIns = yield* makeSignIns(users)
   const grants = makeTokenGrants({ store, signIns, unavailable })
   const metadata: AuthorizationServerMetadata = {
     issuer,
@@ -178,7 +179,7 @@ export const make = Effect.gen(function*() {
           const client = clientFinder(document)(request.clientId)
           return client === undefined ? undefined : consentFor(client, handle, request)
         }
-      }))
+      }).pipe(Effect.orDie))
 
   const token: OAuthServerShape["token"] = (form, request) =>
     Effect.gen(function*() {
@@ -284,7 +285,10 @@ export const make = Effect.gen(function*() {
   } satisfies OAuthServerShape
 })
 
-export const layer: Layer.Layer<OAuthServer, StoreError, AppConfig | UserDirectory> = Layer.scoped(OAuthServer, make)
+export const layer: Layer.Layer<OAuthServer, never, AppConfig | UserDirectory | SqlClient> = Layer.effect(
+  OAuthServer,
+  make
+)
 
 /** The OAuth part of the public deployment's Auth chain: `svc_oauth_` access tokens. */
 export const bearerResolver = (server: OAuthServerShape): BearerResolver => ({

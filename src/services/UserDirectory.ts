@@ -1,10 +1,10 @@
-import { Context, Data, Effect, Layer, Option, type Scope } from "effect"
-import { join } from "node:path"
-import { type User, UsersDocument } from "../domain/Accounts.ts"
+import type { SqlClient } from "@effect/sql/SqlClient"
+import { Context, Data, Effect, Layer, Option, Schema } from "effect"
+import { EmailAddress, type User, UsersDocument } from "../domain/Accounts.ts"
 import type { Tier } from "../domain/Principal.ts"
-import { type DocumentStore, make as makeStore, type StoreError } from "./accounts/DocumentStore.ts"
+import type { DocumentStore, StoreError } from "./accounts/DocumentStore.ts"
 import { hashPassword, randomId, verifyPassword } from "./accounts/Secrets.ts"
-import { AppConfig } from "./AppConfig.ts"
+import * as SqlDocument from "./accounts/SqlDocument.ts"
 
 /** A person who can sign in to the authorization server, as the rest of the service sees them. */
 export interface Account {
@@ -15,6 +15,9 @@ export interface Account {
 }
 
 export class UserDirectoryError extends Data.TaggedError("UserDirectoryError")<{ readonly reason: string }> {}
+
+/** A user cannot be added under something that is not an e-mail address (`EmailAddress`). */
+export class InvalidEmail extends Data.TaggedError("InvalidEmail")<{ readonly message: string }> {}
 
 /**
  * Who may sign in, and on which tier. The authorization server depends only on this service: an
@@ -42,13 +45,6 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase()
 const emptyUsers: UsersDocument = { version: 1, users: {} }
 
 const failure = (error: StoreError) => new UserDirectoryError({ reason: error.reason })
-
-/** The development user store: `users.json` in the embedded store, managed with the operator CLI. */
-export const makeEmbedded = (dataDir: string): Effect.Effect<EmbeddedUsers, StoreError, Scope.Scope> =>
-  Effect.map(
-    makeStore({ path: join(dataDir, "accounts", "users.json"), schema: UsersDocument, empty: emptyUsers }),
-    embeddedUsers
-  )
 
 export type EmbeddedUsers = ReturnType<typeof embeddedUsers>
 
@@ -88,7 +84,14 @@ const embeddedUsers = (store: DocumentStore<UsersDocument>) => {
     list: Effect.map(store.current, (document) => Object.values(document.users).map(accountOf)),
     add: (input: { readonly email: string; readonly password: string; readonly tier: Tier; readonly name?: string }) =>
       Effect.flatMap(
-        Effect.promise(() => hashPassword(input.password)),
+        Schema.decodeUnknown(EmailAddress)(normalizeEmail(input.email)).pipe(
+          Effect.mapError(() =>
+            new InvalidEmail({
+              message: `${JSON.stringify(input.email)} is not an e-mail address such as ada@example.com`
+            })
+          ),
+          Effect.zipRight(Effect.promise(() => hashPassword(input.password)))
+        ),
         (passwordHash) =>
           change((users) => {
             const email = normalizeEmail(input.email)
@@ -123,8 +126,14 @@ const embeddedUsers = (store: DocumentStore<UsersDocument>) => {
   }
 }
 
+/** The development user store: a document in the SQL store, managed with the operator CLI. */
+export const makeEmbedded: Effect.Effect<EmbeddedUsers, never, SqlClient> = Effect.map(
+  SqlDocument.make({ name: SqlDocument.DocumentNames.users, schema: UsersDocument, empty: emptyUsers }),
+  embeddedUsers
+)
+
 /** The development user store as the server's UserDirectory. */
-export const layerEmbedded: Layer.Layer<UserDirectory, StoreError, AppConfig> = Layer.scoped(
+export const layerEmbedded: Layer.Layer<UserDirectory, never, SqlClient> = Layer.effect(
   UserDirectory,
-  Effect.flatMap(AppConfig, (config) => Effect.map(makeEmbedded(config.dataDir), (users) => users.directory))
+  Effect.map(makeEmbedded, (users) => users.directory)
 )

@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import * as AppConfig from "../../src/services/AppConfig.ts"
-import * as KeysCommand from "../../src/services/KeysCommand.ts"
 import { classificationPayload } from "../fixtures/documents/classification.ts"
 import {
   addUsers,
@@ -13,7 +10,8 @@ import {
   signInFlow
 } from "../support/OAuthDriver.ts"
 import { enclaveConfig, makeIssuer } from "../support/ServiceTokens.ts"
-import { type RunningServer, startServer, testConfig } from "../support/TestServer.ts"
+import { type RunningServer, startServer } from "../support/TestServer.ts"
+import { keysCommand } from "../support/TestStore.ts"
 
 // API keys and OAuth tokens side by side in the public Auth chain, and who may render documents where.
 describe("API keys, OAuth users and services on /pdf/*", () => {
@@ -27,10 +25,7 @@ describe("API keys, OAuth users and services on /pdf/*", () => {
   beforeAll(async () => {
     const dataDir = await newDataDir()
     await addUsers(dataDir, [freeUser, paidUser])
-    const stores = KeysCommand.stores.pipe(
-      Layer.provide(AppConfig.layerWith(testConfig({ dataDir })))
-    )
-    keys = (...args) => Effect.runPromise(KeysCommand.run(args).pipe(Effect.provide(stores)))
+    keys = keysCommand(dataDir)
     const created = await keys("create", "--label", "accounts", "--credits", "2")
     apiKey = /api key: (\S+)/.exec(created)![1]!
     keyId = /key id:\s+(\S+)/.exec(created)![1]!

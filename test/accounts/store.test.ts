@@ -1,11 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Schema } from "effect"
+import { Effect, Exit, Layer, Redacted, Schema, Scope } from "effect"
 import { execFile } from "node:child_process"
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { promisify } from "node:util"
+import { migrated } from "../../src/layers/Store.ts"
 import { make } from "../../src/services/accounts/DocumentStore.ts"
-import { addUsers, freeUser, newDataDir, principalOf, publicAppWithProbe, signInFlow } from "../support/OAuthDriver.ts"
+import * as Postgres from "../../src/services/store/Postgres.ts"
+import {
+  addUsersTo,
+  freeUser,
+  newDataDir,
+  principalOf,
+  publicAppWithProbeOn,
+  signInFlow
+} from "../support/OAuthDriver.ts"
+import { databaseConfig, scratchDatabase } from "../support/SqlEngines.ts"
 import { type RunningServer, startServer } from "../support/TestServer.ts"
 
 const Counter = Schema.Struct({ count: Schema.Int })
@@ -46,20 +56,32 @@ describe("embedded document store", () => {
 
 const run = promisify(execFile)
 
-describe("operator CLI next to a running server", () => {
+// Two processes on one store need a store server: the CLI and the service share a PostgreSQL
+// database here (the embedded database belongs to one process at a time).
+describe("operator CLI next to a running server on PostgreSQL", () => {
   let server: RunningServer
   let dataDir: string
+  let databaseUrl: string
+  const scope = Effect.runSync(Scope.make())
   beforeAll(async () => {
     dataDir = await newDataDir()
-    await addUsers(dataDir, [freeUser])
-    server = await startServer({ config: { dataDir }, app: publicAppWithProbe })
+    databaseUrl = (await Effect.runPromise(Scope.extend(scratchDatabase, scope))).url
+    const store = migrated(Postgres.layer(Redacted.make(databaseUrl), databaseConfig(databaseUrl)), "postgresql")
+    const built = await Effect.runPromise(Layer.buildWithScope(store, scope))
+    await addUsersTo(Layer.succeedContext(built), [freeUser])
+    server = await startServer({ config: { dataDir }, app: publicAppWithProbeOn(Layer.succeedContext(built)) })
+  }, 120_000)
+  afterAll(async () => {
+    await server.close()
+    await Effect.runPromise(Scope.close(scope, Exit.void))
   })
-  afterAll(() => server.close())
 
   /** Each CLI run starts a Node process with tsx: seconds of CPU on a busy machine. */
   const cliBudget = 240_000
   const cli = (...args: Array<string>) =>
-    run("node_modules/.bin/tsx", ["src/cli.ts", "accounts", ...args], { env: { ...process.env, DATA_DIR: dataDir } })
+    run("node_modules/.bin/tsx", ["src/cli.ts", "accounts", ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl }
+    })
 
   const eventually = async (check: () => Promise<boolean>) => {
     for (let attempt = 0; attempt < 50 && !(await check()); attempt++) {

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import * as AppConfig from "../../src/services/AppConfig.ts"
-import * as KeysCommand from "../../src/services/KeysCommand.ts"
 import { offlineEnv, repoRoot } from "../support/CliEnv.ts"
 import { type RunningServer, startServer, testConfig } from "../support/TestServer.ts"
+import { keysCommand, keysInDataDir } from "../support/TestStore.ts"
 
 /** The copy-paste configurations of docs/agents.md, as a user would paste them. */
 const page = readFileSync(join(repoRoot, "docs", "agents.md"), "utf8")
@@ -69,8 +67,7 @@ describe("docs/agents.md configurations", () => {
 
   it("the stdio command they name starts a server that answers MCP, with and without a key", async () => {
     const env = offlineEnv()
-    const stores = KeysCommand.stores.pipe(Layer.provide(AppConfig.layerWith({ dataDir: env.DATA_DIR! })))
-    const created = await Effect.runPromise(KeysCommand.run(["create"]).pipe(Effect.provide(stores)))
+    const created = await keysInDataDir(env.DATA_DIR!)("create")
     const key = /api key: (\S+)/.exec(created)![1]!
     const withKey = entries.find((entry) => entry.env?.ECDS_API_KEY !== undefined)!
     expect(withKey.env!.ECDS_API_KEY).toBe("svc_live_YOUR_KEY")
@@ -79,19 +76,16 @@ describe("docs/agents.md configurations", () => {
       const reply = await initializeOverStdio(entry, env)
       expect(reply).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18" } })
     }
-  }, 240_000)
+  }, 400_000)
 
   describe("remote entries", () => {
     let server: RunningServer
     let key: string
     beforeAll(async () => {
       const config = testConfig()
-      const stores = KeysCommand.stores.pipe(Layer.provide(AppConfig.layerWith(config)))
-      key = /api key: (\S+)/.exec(
-        await Effect.runPromise(KeysCommand.run(["create"]).pipe(Effect.provide(stores)))
-      )![1]!
+      key = /api key: (\S+)/.exec(await keysCommand(config.dataDir!)("create"))![1]!
       server = await startServer({ config })
-    })
+    }, 180_000)
     afterAll(() => server.close())
 
     it("reach /mcp: with the API key header tools answer, without it the OAuth challenge", async () => {

@@ -3,13 +3,11 @@ import { Client as ModernClient } from "@modelcontextprotocol/client"
 import { StdioClientTransport as ModernStdio } from "@modelcontextprotocol/client/stdio"
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport as LegacyStdio } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { Effect, Layer } from "effect"
 import { spawnSync } from "node:child_process"
-import * as AppConfig from "../../src/services/AppConfig.ts"
-import * as KeysCommand from "../../src/services/KeysCommand.ts"
 import { cliCommand, offlineEnv } from "../support/CliEnv.ts"
 import { ecfrRoutes } from "../support/EcfrFake.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
+import { keysInDataDir } from "../support/TestStore.ts"
 
 const info = { name: "stdio-e2e", version: "1.0.0" }
 /** Each test starts the program (the 2.x client in auto mode twice: it probes on a sibling process). */
@@ -18,8 +16,7 @@ const [command, ...args] = cliCommand
 
 /** Creates an API key in the DATA_DIR the stdio server will use, as `ecds keys create` does. */
 const createKey = async (dataDir: string) => {
-  const stores = KeysCommand.stores.pipe(Layer.provide(AppConfig.layerWith({ dataDir })))
-  const output = await Effect.runPromise(KeysCommand.run(["create", "--credits", "1"]).pipe(Effect.provide(stores)))
+  const output = await keysInDataDir(dataDir)("create", "--credits", "1")
   return /api key: (\S+)/.exec(output)![1]!
 }
 

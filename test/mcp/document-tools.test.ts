@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { DocumentSlugs } from "../../src/domain/Documents.ts"
-import * as AppConfig from "../../src/services/AppConfig.ts"
-import * as KeysCommand from "../../src/services/KeysCommand.ts"
 import { KeyStore } from "../../src/services/KeyStore.ts"
 import { minimalClassificationPayload } from "../fixtures/documents/classification.ts"
 import { modernPost } from "../support/mcp/McpTestApp.ts"
@@ -18,7 +16,8 @@ import {
 } from "../support/OAuthDriver.ts"
 import { parsePdf } from "../support/ParsePdf.ts"
 import { enclaveConfig, makeIssuer } from "../support/ServiceTokens.ts"
-import { type RunningServer, startServer, testConfig } from "../support/TestServer.ts"
+import { type RunningServer, startServer } from "../support/TestServer.ts"
+import { accountStores, keysCommand } from "../support/TestStore.ts"
 
 const documentToolNames = DocumentSlugs.flatMap((slug) => {
   const name = slug.replaceAll("-", "_")
@@ -61,8 +60,8 @@ describe("enterprise document tools over MCP (public deployment)", () => {
   beforeAll(async () => {
     dataDir = await newDataDir()
     await addUsers(dataDir, [freeUser, paidUser])
-    const stores = KeysCommand.stores.pipe(Layer.provide(AppConfig.layerWith(testConfig({ dataDir }))))
-    keys = (...args) => Effect.runPromise(KeysCommand.run(args).pipe(Effect.provide(stores)))
+    const stores = accountStores(dataDir)
+    keys = keysCommand(dataDir)
     setStatus = (keyId, status) =>
       Effect.runPromise(
         Effect.flatMap(KeyStore, (store) => store.setStatus(keyId, status)).pipe(Effect.provide(stores))
@@ -71,7 +70,7 @@ describe("enterprise document tools over MCP (public deployment)", () => {
     freeToken = (await signInFlow(server.url, freeUser)).tokens.access_token
     paidToken = (await signInFlow(server.url, paidUser)).tokens.access_token
     freeUserId = (await principalOf(server.url, freeToken)).userId as string
-  })
+  }, 120_000)
   afterAll(() => server.close())
 
   it("lists get_pdf_contract and create_pdf to an API key and a free-tier OAuth user, not to anonymous or deactivated callers; SPEC's 14 names stay callable", async () => {
@@ -268,8 +267,7 @@ describe("enterprise document tools over MCP (public deployment)", () => {
 describe("document links expire and stay out of the access log", () => {
   it("gives the same 404 for an expired link as for an unknown one", async () => {
     const dataDir = await newDataDir()
-    const stores = KeysCommand.stores.pipe(Layer.provide(AppConfig.layerWith(testConfig({ dataDir }))))
-    const output = await Effect.runPromise(KeysCommand.run(["create", "--credits", "0"]).pipe(Effect.provide(stores)))
+    const output = await keysCommand(dataDir)("create", "--credits", "0")
     const key = /api key: (\S+)/.exec(output)![1]!
     const lines: Array<string> = []
     const original = console.log
@@ -295,7 +293,7 @@ describe("document links expire and stay out of the access log", () => {
       console.log = original
       await server.close()
     }
-  })
+  }, 120_000)
 })
 
 describe("enterprise document tools on the enclave", () => {

@@ -1,4 +1,5 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdtemp } from "node:fs/promises"
@@ -7,9 +8,10 @@ import { join } from "node:path"
 import type { Tier } from "../../src/domain/Principal.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
 import { PublicApp, PublicServices } from "../../src/layers/Public.ts"
+import type { StoreLayer } from "../../src/layers/Store.ts"
 import { Auth } from "../../src/services/Auth.ts"
 import { makeEmbedded } from "../../src/services/UserDirectory.ts"
-import { testStore } from "./TestStore.ts"
+import { storeOf, testStore } from "./TestStore.ts"
 
 export const newDataDir = () => mkdtemp(join(tmpdir(), "svc-accounts-"))
 
@@ -22,12 +24,18 @@ export interface TestUser {
 export const freeUser: TestUser = { email: "free@example.com", password: "free-user-password-1", tier: "free" }
 export const paidUser: TestUser = { email: "paid@example.com", password: "paid-user-password-1", tier: "paid" }
 
-/** Adds users to the development store under `dataDir`, as the operator CLI does. */
-export const addUsers = (dataDir: string, users: ReadonlyArray<TestUser>) =>
-  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const store = yield* makeEmbedded(dataDir)
-    for (const user of users) yield* store.add(user)
-  })))
+/** Adds users to a store, as the operator CLI does. */
+export const addUsersTo = (store: Layer.Layer<SqlClient, unknown>, users: ReadonlyArray<TestUser>) =>
+  Effect.runPromise(
+    Effect.gen(function*() {
+      const directory = yield* makeEmbedded
+      for (const user of users) yield* directory.add(user)
+    }).pipe(Effect.provide(store))
+  )
+
+/** Adds users to the store of `dataDir` (the test store a server on that DATA_DIR uses). */
+export const addUsers = async (dataDir: string, users: ReadonlyArray<TestUser>) =>
+  addUsersTo(Layer.succeedContext(await storeOf(dataDir)), users)
 
 /** `GET /probe/principal`: the public deployment's Auth verdict on the request's bearer, for tests. */
 const PrincipalProbe = Layer.unwrapEffect(Effect.map(Auth, (auth) =>
@@ -39,12 +47,12 @@ const PrincipalProbe = Layer.unwrapEffect(Effect.map(Auth, (auth) =>
         HttpServerResponse.json(principal)))
   )))
 
+/** The public deployment plus the principal probe over a given store. */
+export const publicAppWithProbeOn = (store: StoreLayer) =>
+  forRuntime(Layer.mergeAll(PublicApp, PrincipalProbe.pipe(Layer.provide(PublicServices))), "node test", store)
+
 /** The public deployment plus the principal probe, sharing the deployment's own services. */
-export const publicAppWithProbe = forRuntime(
-  Layer.mergeAll(PublicApp, PrincipalProbe.pipe(Layer.provide(PublicServices))),
-  "node test",
-  testStore
-)
+export const publicAppWithProbe = publicAppWithProbeOn(testStore)
 
 export const pkcePair = () => {
   const verifier = randomBytes(32).toString("base64url")

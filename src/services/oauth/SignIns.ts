@@ -1,4 +1,6 @@
-import { Effect, Option } from "effect"
+import { SqlClient } from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Option, Schema } from "effect"
 import { issueSecret, randomId, secretMatches } from "../accounts/Secrets.ts"
 import type { UserDirectoryShape } from "../UserDirectory.ts"
 import { type AuthorizationRequest, redirectWith } from "./AuthorizationRequest.ts"
@@ -15,59 +17,79 @@ export interface IssuedCode {
   readonly expiresAt: number
   /** The connection this code creates; known in advance so that a replayed code can end it. */
   readonly grantId: string
-  /** Set on first presentation: a code is good once, whatever the outcome. */
-  usedAt: number | undefined
-}
-
-interface Pending {
-  readonly request: AuthorizationRequest
-  readonly expiresAt: number
-  failures: number
 }
 
 const maxEntries = 10_000
 const maxFailures = 5
+/** Used codes are kept a while past expiry, so a late replay is still recognised as reuse. */
+const usedCodeRetentionMillis = 10 * 60 * 1000
 
-const sweep = <A extends { readonly expiresAt: number }>(table: Map<string, A>, now: number) => {
-  for (const [key, entry] of table) if (entry.expiresAt <= now) table.delete(key)
-}
+const StoredRequest = Schema.Struct({
+  clientId: Schema.String,
+  redirectUri: Schema.String,
+  state: Schema.optional(Schema.String),
+  codeChallenge: Schema.String,
+  scopes: Schema.Array(Schema.String),
+  resource: Schema.String
+})
+const decodeRequest = Schema.decodeUnknown(StoredRequest)
+const requestOf = (stored: typeof StoredRequest.Type): AuthorizationRequest => ({
+  ...stored,
+  state: stored.state
+})
 
 /**
- * The short-lived, in-process part of the authorization code flow: requests waiting on the consent
- * page (10 minutes, five sign-in attempts) and issued codes (one minute, single use). Both tables
- * are bounded; nothing here outlives a restart, which only means a user signs in again.
+ * The short-lived part of the authorization code flow, in the SQL store: requests waiting on the
+ * consent page (10 minutes, five sign-in attempts) and issued codes (one minute, single use). Any
+ * instance continues a flow another began, and a restart loses none. A pending sign-in becomes a
+ * code at most once (the instance whose `DELETE … RETURNING` gets the row issues it), and a code is
+ * marked used by the first presentation whichever instance sees it. Both tables are bounded.
  */
-export const makeSignIns = (users: UserDirectoryShape) => {
-  const pending = new Map<string, Pending>()
-  const codes = new Map<string, IssuedCode & { readonly secretHash: string }>()
+export const makeSignIns = (users: UserDirectoryShape) =>
+  Effect.map(SqlClient, (sql) => {
+    const room = (table: "oauth_pending" | "oauth_codes") =>
+      Effect.gen(function*() {
+        const now = Date.now()
+        const cutoff = table === "oauth_codes" ? now - usedCodeRetentionMillis : now
+        yield* sql`DELETE FROM ${sql(table)} WHERE expires_at <= ${cutoff}`
+        const [row] = yield* sql<{ n: number }>`SELECT count(*)::bigint AS n FROM ${sql(table)}`
+        return (row?.n ?? 0) < maxEntries
+      })
 
-  const room = <A extends { readonly expiresAt: number }>(table: Map<string, A>) => {
-    if (table.size >= maxEntries) sweep(table, Date.now())
-    return table.size < maxEntries
-  }
-
-  return {
-    open: (request: AuthorizationRequest): Effect.Effect<string, "full"> =>
-      Effect.suspend(() => {
-        if (!room(pending)) return Effect.fail("full" as const)
+    const open = (request: AuthorizationRequest): Effect.Effect<string, "full"> =>
+      Effect.gen(function*() {
+        if (!(yield* room("oauth_pending"))) return yield* Effect.fail("full" as const)
         const handle = randomId(24)
-        pending.set(handle, { request, expiresAt: Date.now() + Lifetime.consentMillis, failures: 0 })
-        return Effect.succeed(handle)
-      }),
+        yield* sql`INSERT INTO oauth_pending ${
+          sql.insert({ handle, request: JSON.stringify(request), expiresAt: Date.now() + Lifetime.consentMillis })
+        }`
+        return handle
+      }).pipe(Effect.catchTag("SqlError", () => Effect.fail("full" as const)))
 
-    decide: <C>(
+    const pendingOf = (handle: string) =>
+      Effect.gen(function*() {
+        const [row] = yield* sql<{ request: unknown; expiresAt: number }>`
+          SELECT request, expires_at FROM oauth_pending WHERE handle = ${handle}`
+        if (row === undefined) return undefined
+        const request = yield* Effect.option(decodeRequest(row.request))
+        return Option.isNone(request) ? undefined : { request: requestOf(request.value), expiresAt: row.expiresAt }
+      })
+
+    const decide = <C>(
       form: { readonly handle: string; readonly email: string; readonly password: string; readonly approve: boolean },
       context: {
         readonly issuer: string
         readonly consent: (handle: string, request: AuthorizationRequest) => C | undefined
       }
-    ): Effect.Effect<SignInOutcome<C>> =>
-      Effect.suspend(() => {
-        const entry = pending.get(form.handle)
+    ): Effect.Effect<SignInOutcome<C>, SqlError> =>
+      Effect.gen(function*() {
+        const expired = { _tag: "Expired" as const }
+        const forget = sql`DELETE FROM oauth_pending WHERE handle = ${form.handle} RETURNING handle`
+        const entry = yield* pendingOf(form.handle)
         const consent = entry === undefined ? undefined : context.consent(form.handle, entry.request)
         if (entry === undefined || entry.expiresAt <= Date.now() || consent === undefined) {
-          pending.delete(form.handle)
-          return Effect.succeed({ _tag: "Expired" as const })
+          yield* forget
+          return expired
         }
         const { request } = entry
         const back = (parameters: Record<string, string>) => ({
@@ -75,46 +97,60 @@ export const makeSignIns = (users: UserDirectoryShape) => {
           location: redirectWith(request.redirectUri, { ...parameters, state: request.state, iss: context.issuer })
         })
         if (!form.approve) {
-          pending.delete(form.handle)
-          return Effect.succeed(back({ error: "access_denied", error_description: "the user declined" }))
+          const taken = yield* forget
+          return taken.length === 0 ? expired : back({ error: "access_denied", error_description: "the user declined" })
         }
-        return users.signIn(form.email, form.password).pipe(
-          Effect.catchAll(() => Effect.succeedNone),
-          Effect.map((account): SignInOutcome<C> => {
-            if (!pending.has(form.handle)) return { _tag: "Expired" }
-            if (Option.isNone(account)) {
-              entry.failures++
-              if (entry.failures < maxFailures) {
-                return { _tag: "Retry", consent, message: "The email address or password is not correct." }
-              }
-              pending.delete(form.handle)
-              return back({ error: "access_denied", error_description: "too many failed sign-in attempts" })
-            }
-            pending.delete(form.handle)
-            if (!room(codes)) {
-              return back({ error: "temporarily_unavailable", error_description: "too many sign-ins in progress" })
-            }
-            const code = issueSecret(Prefix.code)
-            codes.set(code.id, {
-              request,
-              userId: account.value.id,
-              expiresAt: Date.now() + Lifetime.codeMillis,
-              grantId: `grt_${randomId(12)}`,
-              usedAt: undefined,
-              secretHash: code.hash
-            })
-            return back({ code: code.value })
+        const account = yield* users.signIn(form.email, form.password).pipe(Effect.catchAll(() => Effect.succeedNone))
+        if (Option.isNone(account)) {
+          const [counted] = yield* sql<{ failures: number }>`
+            UPDATE oauth_pending SET failures = failures + 1 WHERE handle = ${form.handle} RETURNING failures`
+          if (counted === undefined) return expired
+          if (counted.failures < maxFailures) {
+            return { _tag: "Retry" as const, consent, message: "The email address or password is not correct." }
+          }
+          yield* forget
+          return back({ error: "access_denied", error_description: "too many failed sign-in attempts" })
+        }
+        // the sign-in is consumed exactly once, whichever instance (or double submit) gets here first
+        if ((yield* forget).length === 0) return expired
+        if (!(yield* room("oauth_codes"))) {
+          return back({ error: "temporarily_unavailable", error_description: "too many sign-ins in progress" })
+        }
+        const code = issueSecret(Prefix.code)
+        yield* sql`INSERT INTO oauth_codes ${
+          sql.insert({
+            codeId: code.id,
+            secretHash: code.hash,
+            request: JSON.stringify(request),
+            userId: account.value.id,
+            grantId: `grt_${randomId(12)}`,
+            expiresAt: Date.now() + Lifetime.codeMillis
           })
-        )
-      }),
+        }`
+        return back({ code: code.value })
+      })
 
     /** The code behind a presented value, now used; undefined unless the secret matches. */
-    takeCode: (id: string, secret: string): { readonly code: IssuedCode; readonly reused: boolean } | undefined => {
-      const code = codes.get(id)
-      if (code === undefined || !secretMatches(secret, code.secretHash)) return undefined
-      const reused = code.usedAt !== undefined
-      code.usedAt ??= Date.now()
-      return { code, reused }
-    }
-  }
-}
+    const takeCode = (id: string, secret: string) =>
+      Effect.gen(function*() {
+        const [row] = yield* sql<
+          { secretHash: string; request: unknown; userId: string; grantId: string; expiresAt: number }
+        >`SELECT secret_hash, request, user_id, grant_id, expires_at FROM oauth_codes WHERE code_id = ${id}`
+        if (row === undefined || !secretMatches(secret, row.secretHash)) return undefined
+        const request = yield* Effect.option(decodeRequest(row.request))
+        if (Option.isNone(request)) return undefined
+        const first = yield* sql`
+          UPDATE oauth_codes SET used_at = ${Date.now()} WHERE code_id = ${id} AND used_at IS NULL RETURNING code_id`
+        const code: IssuedCode = {
+          request: requestOf(request.value),
+          userId: row.userId,
+          expiresAt: row.expiresAt,
+          grantId: row.grantId
+        }
+        return { code, reused: first.length === 0 }
+      })
+
+    return { open, decide, takeCode }
+  })
+
+export type SignIns = Effect.Effect.Success<ReturnType<typeof makeSignIns>>

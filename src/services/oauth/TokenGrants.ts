@@ -1,11 +1,11 @@
 import { Effect, Either } from "effect"
 import type { ClientSource, Grant, OAuthClient, OAuthDocument } from "../../domain/Accounts.ts"
 import type { TokenResponse } from "../../domain/OAuth.ts"
-import type { DocumentStore, StoreError } from "../accounts/DocumentStore.ts"
+import { type DocumentStore, StoreError } from "../accounts/DocumentStore.ts"
 import { parseSecret, pkceMatches, secretMatches } from "../accounts/Secrets.ts"
 import { issueTokens, Prefix, prune, revokeGrants } from "./Grants.ts"
 import { type OAuthFailure, oauthFailure } from "./OAuthFailure.ts"
-import type { makeSignIns } from "./SignIns.ts"
+import type { SignIns } from "./SignIns.ts"
 
 const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
   value === undefined ? {} : { [key]: value } as { [P in K]: V }
@@ -16,7 +16,7 @@ const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]
  */
 export const makeTokenGrants = (context: {
   readonly store: DocumentStore<OAuthDocument>
-  readonly signIns: ReturnType<typeof makeSignIns>
+  readonly signIns: SignIns
   readonly unavailable: (error: StoreError) => Effect.Effect<never, OAuthFailure>
 }) => {
   const { signIns, store, unavailable } = context
@@ -24,7 +24,9 @@ export const makeTokenGrants = (context: {
   const exchangeCode = (client: OAuthClient, form: URLSearchParams, userAgent: string | undefined) =>
     Effect.gen(function*() {
       const presented = parseSecret(Prefix.code, form.get("code") ?? "")
-      const taken = presented === undefined ? undefined : signIns.takeCode(presented.id, presented.secret)
+      const taken = presented === undefined ? undefined : yield* signIns.takeCode(presented.id, presented.secret).pipe(
+        Effect.catchTag("SqlError", () => unavailable(new StoreError({ reason: "cannot read the issued codes" })))
+      )
       if (taken === undefined) return yield* oauthFailure("invalid_grant", "the authorization code is not valid")
       const { code } = taken
       if (taken.reused) {
