@@ -60,10 +60,14 @@ export const make = Effect.map(SqlClient, (sql): KeyStoreShape => {
     verify: (key) => {
       const keyId = keyIdOf(key)
       if (keyId === undefined) return Effect.succeedNone
+      // Auth's contract: a store outage resolves to None (the caller is treated as unrecognised), never an error
       return rowOf(keyId).pipe(
         Effect.map(Option.filter((row) => hashMatches(row.keyHash, key))),
         Effect.map(Option.map(recordOf)),
-        Effect.orDie
+        Effect.catchTag(
+          "SqlError",
+          () => Effect.as(Effect.logWarning("key store unavailable; the API key could not be checked"), Option.none())
+        )
       )
     },
     list: Effect.map(
