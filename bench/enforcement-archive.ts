@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import * as ArchiveIndex from "../src/services/enforcement/ArchiveIndex.ts"
-import * as ArchiveStore from "../src/services/enforcement/ArchiveStore.ts"
-import { archiveRoot } from "../src/services/EnforcementLake.ts"
-import { compare } from "./lib/load.ts"
-import { startBareServer, startService } from "./lib/processes.ts"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { migrated } from "../src/layers/Store.ts"
+import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
+import { noFields } from "../src/services/enforcement/Fields.ts"
+import * as Pglite from "../src/services/store/Pglite.ts"
+import * as MiniSearchArchive from "./lib/MiniSearchArchive.ts"
 
 /** The size SPEC gives for the BIS export-violations catalog. */
 const documents = 1100
+const rounds = 300
 
 const vocabulary = (
   "respondent export license order denial agreement penalty violation commodity technology software item " +
@@ -32,93 +31,107 @@ const common = ["export", "license", "order", "respondent", "regulations", "viol
 const filler = Array.from({ length: 3000 }, (_, n) => `w${n.toString(36)}`)
 
 /**
- * Writes a synthetic archive straight into the store (PDF extraction is an import-time cost and
- * not what is measured here): 1,100 documents of 900 words. Like real cases, each document is
- * about a few topics (items, conduct) drawn from the domain words, uses a handful of words that
- * occur in every case ("export", "license"), and otherwise draws from a long-tailed vocabulary.
+ * 1,100 documents of 900 words. Like real cases, each document is about a few topics (items,
+ * conduct) drawn from the domain words, uses a handful of words that occur in every case
+ * ("export", "license"), and otherwise draws from a long-tailed vocabulary.
  */
-const buildArchive = async (dataDir: string) => {
-  const store = ArchiveStore.make(archiveRoot(dataDir))
+const synthetic = (): Array<ArchiveRepo.ArchiveWrite> => {
   const next = random(42)
   const pick = <A>(from: ReadonlyArray<A>, skew = 1) => from[Math.floor(Math.pow(next(), skew) * from.length)]!
-  const catalog: Array<ArchiveStore.StoredDocument> = []
-  const indexed: Array<ArchiveIndex.IndexedDocument> = []
-  for (let n = 1; n <= documents; n++) {
+  return Array.from({ length: documents }, (_, i) => {
+    const n = i + 1
     const topics = Array.from({ length: 8 }, () => pick(vocabulary))
     const word = () => {
       const roll = next()
       return roll < 0.05 ? pick(common) : roll < 0.3 ? pick(topics) : pick(filler, 2)
     }
     const paragraphs = Array.from({ length: 9 }, () => Array.from({ length: 100 }, word).join(" ") + ".")
-    const text = `## Synthetic benchmark case ${n}\n\n${paragraphs.join("\n\n")}`
-    const id = `bis-case:B${String(n).padStart(5, "0")}`
-    const party = `Synthetic Benchmark Party ${n}`
-    const title = `Order Relating to Synthetic Benchmark Party ${n}`
-    catalog.push({
-      id,
+    const body = `## Synthetic benchmark case ${n}\n\n${paragraphs.join("\n\n")}`
+    return {
+      id: `bis-case:B${String(n).padStart(5, "0")}`,
       agency: "BIS",
-      party,
-      title,
+      source: "bench",
+      party: `Synthetic Benchmark Party ${n}`,
+      title: `Order Relating to Synthetic Benchmark Party ${n}`,
       date: `2098-${String((n % 12) + 1).padStart(2, "0")}-${String((n % 28) + 1).padStart(2, "0")}`,
-      parse_status: "parsed",
-      original_doc_url: null,
-      source_url: null,
-      pdf_sha256: null,
-      text_sha256: await store.putBlob(new TextEncoder().encode(text), "md"),
+      parseStatus: "parsed",
+      parseReason: null,
+      parseAttempts: 1,
+      parserVersion: 1,
+      originalDocUrl: null,
+      sourceUrl: null,
+      pdfSha256: null,
       pages: 3,
-      text_chars: text.length
-    })
-    indexed.push({ id, party, title, body: text })
-  }
-  const now = new Date()
-  await store.publish(
-    { format: 1, imported_at: now.toISOString(), documents: catalog },
-    ArchiveIndex.build(indexed),
-    now
-  )
+      textChars: body.length,
+      body,
+      fields: noFields,
+      fingerprint: null
+    }
+  })
 }
 
+const queries = ["thermal cameras export", "encryption software", "freight forwarder invoice", "lasers", "w1a"]
+
+const percentiles = (samples: Array<number>) => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! * 100) / 100
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) }
+}
+
+const time = async (run: (query: string) => Promise<unknown>) => {
+  for (const query of queries) await run(query)
+  const samples: Array<number> = []
+  for (let n = 0; n < rounds; n++) {
+    const started = performance.now()
+    await run(queries[n % queries.length]!)
+    samples.push(performance.now() - started)
+  }
+  return percentiles(samples)
+}
+
+/**
+ * Archive search, 20 hits with snippets, over the same 1,100 documents: the SQL full-text search
+ * (tsvector + GIN, `ts_rank_cd`, `ts_headline`) on the embedded engine against the in-process
+ * MiniSearch index it replaced (search plus a snippet from each hit's text), in one run.
+ */
 export const run = async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-enforcement-"))
+  const writes = synthetic()
+  const runtime = ManagedRuntime.make(migrated(Pglite.layer({}), "embedded").pipe(Layer.orDie))
   try {
-    await buildArchive(dataDir)
-    const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warn" })
-    // a credential bypasses the response microcache: every request runs the search and reads snippets
-    const handlerPath = { headers: { authorization: "Bearer benchmark" } }
-    const cases = {
-      search: "/api/enforcement/docs?q=thermal%20cameras%20export&limit=20",
-      text: "/api/enforcement/docs/bis-case%3AB00042/text"
-    }
-    const results: Record<string, unknown> = {}
-    try {
-      for (const [name, path] of Object.entries(cases)) {
-        const sample = await fetch(`${service.url}${path}`, handlerPath)
-        const body = new Uint8Array(await sample.arrayBuffer())
-        const headers: Record<string, string> = {}
-        sample.headers.forEach((value, header) => {
-          if (!["date", "connection", "keep-alive", "transfer-encoding"].includes(header)) headers[header] = value
-        })
-        const bare = await startBareServer(body, headers)
-        try {
-          results[name] = {
-            bytes: body.byteLength,
-            ...await compare({ url: `${service.url}${path}`, options: handlerPath }, { url: `${bare.url}/` }, 1)
-          }
-        } finally {
-          await bare.stop()
-        }
-      }
-    } finally {
-      await service.stop()
-    }
+    const repo = await runtime.runPromise(ArchiveRepo.make)
+    const loadStarted = performance.now()
+    for (let at = 0; at < writes.length; at += 100) await runtime.runPromise(repo.upsert(writes.slice(at, at + 100)))
+    const loadMillis = Math.round(performance.now() - loadStarted)
+    const sql = await time((query) => runtime.runPromise(repo.search(query, undefined, 20)))
+
+    const indexStarted = performance.now()
+    const index = MiniSearchArchive.load(MiniSearchArchive.build(writes.map((w) => ({
+      id: w.id,
+      party: w.party ?? "",
+      title: w.title,
+      body: w.body ?? ""
+    }))))
+    const indexMillis = Math.round(performance.now() - indexStarted)
+    const bodies = new Map(writes.map((w) => [w.id, w.body ?? ""]))
+    const baseline = await time(async (query) => {
+      const terms = MiniSearchArchive.queryTerms(query)
+      return index.search(query).slice(0, 20).map((hit) => MiniSearchArchive.snippet(bodies.get(hit.id)!, terms))
+    })
+    const hits = await runtime.runPromise(
+      Effect.map(repo.search("thermal cameras export", undefined, 20), (r) => r.total)
+    )
     return {
-      description: `enforcement archive of ${documents} synthetic documents (900 words each): keyword search ` +
-        "with snippets (20 hits) and one document's text, through the full stack with the response cache " +
-        "bypassed, vs a bare node:http server answering the same bytes",
-      goal: "search >= 0.02 x bare; text >= 0.1 x bare",
-      ...results
+      description: `archive search over ${documents} synthetic documents (900 words each), 20 hits with snippets, ` +
+        `${rounds} queries: SQL full-text search on the embedded engine vs the former in-process MiniSearch index`,
+      goal: "SQL search p99 under 100 ms on the embedded engine",
+      documents,
+      matches_for_sample_query: hits,
+      load_ms: { sql_upsert: loadMillis, minisearch_build: indexMillis },
+      sql_fts_ms: sql,
+      minisearch_baseline_ms: baseline,
+      p99_ratio_sql_over_baseline: Math.round((sql.p99 / Math.max(baseline.p99, 0.01)) * 100) / 100
     }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true })
+    await runtime.dispose()
   }
 }

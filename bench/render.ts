@@ -10,6 +10,7 @@ import { validatePayload } from "../src/domain/documents/Contract.ts"
 import { contracts } from "../src/domain/documents/index.ts"
 import { prepareContent } from "../src/render/Content.ts"
 import { renderDocument } from "../src/render/Document.ts"
+import { loadFallback } from "../src/render/pdf/FallbackFonts.ts"
 import { drawPictures } from "../src/render/Report.ts"
 import { classificationPayload } from "../test/fixtures/documents/classification.ts"
 import { documentHtml } from "./lib/documentHtml.ts"
@@ -103,7 +104,7 @@ const inProcess = (c: Case, payload: ValidPayload) => async () =>
 
 /** The same content as HTML, pictures included (drawn the same way, so their cost counts on both sides). */
 const htmlFor = async (c: Case, payload: ValidPayload) => {
-  const content = prepareContent(contracts[c.slug], payload.values, [])
+  const content = prepareContent(contracts[c.slug], payload.values, [], await loadFallback([], () => true))
   const pictures = drawPictures(content, 492)
   return documentHtml(content, {
     ...(pictures.card ? { card: await pictures.card.png } : {}),

@@ -1,14 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Option } from "effect"
+import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
-import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { migrated } from "../src/layers/Store.ts"
 import * as DocumentFiles from "../src/services/DocumentFiles.ts"
+import * as DocumentFilesSql from "../src/services/store/DocumentFilesSql.ts"
+import * as Postgres from "../src/services/store/Postgres.ts"
+import { databaseConfig, forEachEngine, onServer, scratchDatabase, SqlClient } from "./support/SqlEngines.ts"
 
 const pdf = (size: number) => ({ fileName: "DOC-1-v1.pdf", bytes: new Uint8Array(size).fill(37), warnings: 2 })
 
-describe("document link store", () => {
+describe("document link store (in memory, the fixture)", () => {
   it.scoped("serves a document until its TTL passes, then forgets it", () =>
     Effect.gen(function*() {
       let now = 1_000_000
@@ -44,27 +45,86 @@ describe("document link store", () => {
       const second = yield* files.put(pdf(100))
       expect(Option.isSome(yield* files.get(second.token))).toBe(true)
     }))
+})
 
-  it.scoped("names files by the token's hash, never the token, and finds them again after a restart", () =>
+const failureOf = (exit: Exit.Exit<unknown, unknown>) => Exit.isFailure(exit) ? JSON.stringify(exit.cause) : "success"
+
+// The deployment's store: the same contract on the embedded database and on PostgreSQL, where
+// several instances share it.
+forEachEngine("document link store (SQL)", (it) => {
+  it.scoped("a link made by one instance downloads at another until its TTL passes; only the token's hash is kept", () =>
     Effect.gen(function*() {
-      const directory = yield* Effect.promise(() => mkdtemp(join(tmpdir(), "document-files-")))
-      const options = { ttlSeconds: 3600, maxBytes: 1_000_000 }
-      const files = yield* DocumentFiles.make(DocumentFiles.fileBlobs(directory), options)
-      const link = yield* files.put(pdf(300))
-      const hash = createHash("sha256").update(link.token).digest("hex")
-      const names = yield* Effect.promise(() => readdir(directory))
-      expect(names.sort()).toEqual([`${hash}.json`, `${hash}.pdf`])
-      const meta = yield* Effect.promise(() => readFile(join(directory, `${hash}.json`), "utf8"))
-      expect(meta).not.toContain(link.token)
+      let now = Date.now()
+      const options = { ttlSeconds: 60, maxBytes: 10_000, now: () => now }
+      const a = yield* DocumentFilesSql.make(options)
+      const b = yield* DocumentFilesSql.make(options)
+      const link = yield* a.put(pdf(100))
+      expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(link.expiresAt.getTime()).toBe(now + 60_000)
+      expect(link.sha256).toBe(createHash("sha256").update(pdf(100).bytes).digest("hex"))
+      const stored = Option.getOrThrow(yield* b.get(link.token))
+      expect(stored).toMatchObject({ fileName: "DOC-1-v1.pdf", warnings: 2 })
+      expect([...stored.bytes]).toEqual([...pdf(100).bytes])
+      expect(Option.isNone(yield* b.get(`${link.token.slice(0, 42)}A`))).toBe(true)
 
-      const corrupt = "0".repeat(64)
-      const halfWritten = "1".repeat(64)
-      yield* Effect.promise(() => writeFile(join(directory, `${corrupt}.json`), "{not json"))
-      yield* Effect.promise(() => writeFile(join(directory, `${corrupt}.pdf`), "%PDF-"))
-      yield* Effect.promise(() => writeFile(join(directory, `${halfWritten}.pdf`), "%PDF-"))
-      const restarted = yield* DocumentFiles.make(DocumentFiles.fileBlobs(directory), options)
-      const stored = Option.getOrThrow(yield* restarted.get(link.token))
-      expect(stored.bytes).toEqual(pdf(300).bytes)
-      expect((yield* Effect.promise(() => readdir(directory))).sort()).toEqual([`${hash}.json`, `${hash}.pdf`])
+      const sql = yield* SqlClient
+      const rows = yield* sql<{ tokenHash: string }>`SELECT token_hash FROM document_files`
+      expect(rows.map((row) => row.tokenHash)).toContain(createHash("sha256").update(link.token).digest("hex"))
+      const dump = JSON.stringify(
+        yield* sql`SELECT token_hash, file_name, warnings, size, expires_at FROM document_files`
+      )
+      expect(dump).not.toContain(link.token)
+
+      now += 60_000
+      expect(Option.isNone(yield* b.get(link.token))).toBe(true)
+      yield* sql`DELETE FROM document_files`
     }))
+
+  it.scoped("keeps the byte cap across instances putting at once, and frees expired space", () =>
+    Effect.gen(function*() {
+      let now = Date.now()
+      const options = { ttlSeconds: 10, maxBytes: 1_000, now: () => now }
+      const instances = [yield* DocumentFilesSql.make(options), yield* DocumentFilesSql.make(options)]
+      const outcomes = yield* Effect.forEach(
+        Array.from({ length: 12 }, (_, i) => i),
+        (i) => Effect.exit(instances[i % 2]!.put(pdf(100))),
+        { concurrency: "unbounded" }
+      )
+      expect(outcomes.filter(Exit.isSuccess)).toHaveLength(10)
+      const refused = outcomes.filter(Exit.isFailure)
+      expect(refused).toHaveLength(2)
+      for (const exit of refused) expect(failureOf(exit)).toContain("DocumentStorageFull")
+      const sql = yield* SqlClient
+      const [usage] = yield* sql<{ used: number }>`SELECT sum(size)::bigint AS used FROM document_files`
+      expect(usage!.used).toBe(1_000)
+
+      now += 10_000
+      const after = yield* instances[1]!.put(pdf(400))
+      expect(Option.isSome(yield* instances[0]!.get(after.token))).toBe(true)
+      const [left] = yield* sql<{ used: number }>`SELECT sum(size)::bigint AS used FROM document_files`
+      expect(left!.used).toBe(400)
+      yield* sql`DELETE FROM document_files`
+    }))
+
+  it.scoped("refuses a single document larger than the cap", () =>
+    Effect.gen(function*() {
+      const files = yield* DocumentFilesSql.make({ ttlSeconds: 60, maxBytes: 50 })
+      expect(failureOf(yield* Effect.exit(files.put(pdf(51))))).toContain("DocumentStorageFull")
+    }))
+}, Layer.empty)
+
+describe("document link store when PostgreSQL goes away", () => {
+  it.scoped("answers StoreUnavailable (503) for put and get, never a missing link", () =>
+    Effect.gen(function*() {
+      const { name, url } = yield* scratchDatabase
+      const store = yield* Layer.build(migrated(Postgres.layer(Redacted.make(url), databaseConfig(url)), "postgresql"))
+      const files = yield* Effect.provide(DocumentFilesSql.make({ ttlSeconds: 60, maxBytes: 10_000 }), store)
+      const link = yield* files.put(pdf(10))
+      yield* onServer((client) => client.query(`DROP DATABASE ${name} WITH (FORCE)`))
+      const put = yield* Effect.exit(files.put(pdf(10)))
+      expect(failureOf(put)).toContain("StoreUnavailable")
+      expect(failureOf(put)).toContain("\"status\":503")
+      const get = yield* Effect.exit(files.get(link.token))
+      expect(failureOf(get)).toContain("StoreUnavailable")
+    }), { timeout: 120_000 })
 })

@@ -110,7 +110,7 @@ describe("documents", () => {
       expect(other.status, slug).toBe(200)
     }
     expect((await server.get("/pdf/nonsense/contract", { headers: { authorization: `Bearer ${key}` } })).status).toBe(
-      400
+      404
     )
   })
 
@@ -225,13 +225,14 @@ describe("documents", () => {
         EXTRA: 1,
         OTHER: "x",
         PURPOSE: "<p>ok</p><script>x()</script><table><tr><th>Zone</th></tr><tr><td>Clean room B</td></tr></table>",
-        FACILITY: "Lab 中"
+        FACILITY: "Lab 中 \u{13000}"
       })
     )
     expect(warned.status).toBe(200)
-    // two unknown keys, one dropped element, one character the fonts cannot draw
+    // two unknown keys, one dropped element, one character no embedded face draws (the Han character prints)
     expect(warned.headers.get("x-render-warnings")).toBe("4")
     const notes = await parsePdf(new Uint8Array(await warned.arrayBuffer()))
+    expect(notes.text.join(" ")).toMatch(/Lab\s+中/)
     expect(notes.text.at(-1)).toContain("Draft review notes")
     expect(notes.text.join(" ")).toContain("Clean room B")
     expect(notes.text.join(" ")).not.toContain("x()")

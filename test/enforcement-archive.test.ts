@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "@effect/vitest"
+import { Effect, ManagedRuntime } from "effect"
 import { spawnSync } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import * as ArchiveStore from "../src/services/enforcement/ArchiveStore.ts"
+import { appLayer } from "../src/layers/Main.ts"
+import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
 import { importDirectory, ImportRejected } from "../src/services/enforcement/Import.ts"
-import { archiveRoot } from "../src/services/EnforcementLake.ts"
 import { imageOnlyPdf, textPdf } from "./support/Pdf.ts"
+import { adminUrl, databaseConfig, onServer } from "./support/SqlEngines.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
+import { testStore } from "./support/TestStore.ts"
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url))
 const metadataFixture = fileURLToPath(new URL("./fixtures/enforcement/metadata.json", import.meta.url))
@@ -21,10 +25,21 @@ const partyNames = [
   "Placeholder Electronics Ltd."
 ]
 
+/**
+ * The archive lives on a PostgreSQL database of its own, shared by the CLI import (another process)
+ * and the running server, as in a deployment with DATABASE_URL.
+ */
+const database = `ecds_t_${randomBytes(6).toString("hex")}`
+const databaseUrl = (() => {
+  const url = new URL(adminUrl)
+  url.pathname = `/${database}`
+  return url.href
+})()
+
 const runImport = (dataDir: string, args: ReadonlyArray<string>) =>
   spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "enforcement", ...args], {
     cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
     encoding: "utf8",
     timeout: 120_000
   })
@@ -41,6 +56,7 @@ describe("enforcement document archive", () => {
   const logLines: Array<string> = []
 
   beforeAll(async () => {
+    await Effect.runPromise(onServer((client) => client.query(`CREATE DATABASE ${database}`)))
     mkdirSync(join(importDir, "pdfs"), { recursive: true })
     copyFileSync(metadataFixture, join(importDir, "metadata.json"))
     pdfs.e0001 = await textPdf([
@@ -73,10 +89,14 @@ describe("enforcement document archive", () => {
     vi.spyOn(console, "log").mockImplementation((text: unknown) => {
       logLines.push(...String(text).split("\n"))
     })
-    server = await startServer({ config: { dataDir, logLevel: "debug" } })
-  })
+    server = await startServer({
+      config: { dataDir, logLevel: "debug", database: databaseConfig(databaseUrl) },
+      app: appLayer(`node ${process.version}`)
+    })
+  }, 180_000)
   afterAll(async () => {
     await server?.close()
+    await Effect.runPromise(onServer((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)))
     vi.restoreAllMocks()
     rmSync(work, { recursive: true, force: true })
   })
@@ -124,6 +144,15 @@ describe("enforcement document archive", () => {
     const encoded = await get("/api/enforcement/docs/bis-case%3AE0001")
     expect(encoded.response.status).toBe(200)
     expect(encoded.body).toEqual({
+      parse_reason: null,
+      parse_attempts: 1,
+      extracted: {
+        parties: ["Synthetic Widget Exporters GmbH"],
+        dates: [],
+        statutes: ["Export Control Reform Act (ECRA)"],
+        penalties: ["$123,456"],
+        eccns: []
+      },
       id: "bis-case:E0001",
       agency: "BIS",
       party: "Synthetic Widget Exporters GmbH",
@@ -147,7 +176,7 @@ describe("enforcement document archive", () => {
     const text = await get("/api/enforcement/docs?q=thermal%20imaging")
     expect(text.body).toMatchObject({ query: "thermal imaging", count: 1, total: 1 })
     expect(text.body.documents[0]).toMatchObject({ id: "bis-case:E0001", score: expect.any(Number) })
-    expect(text.body.documents[0].match_snippet).toMatch(/exported thermal imaging cameras/)
+    expect(text.body.documents[0].match_snippet).toMatch(/exported \*\*thermal\*\* \*\*imaging\*\* cameras/)
 
     const prefix = await get("/api/enforcement/docs?q=infrared%20len")
     expect(prefix.body.documents.map((d: { id: string }) => d.id)).toEqual(["bis-media:1001"])
@@ -158,7 +187,7 @@ describe("enforcement document archive", () => {
     const title = await get("/api/enforcement/docs?q=synthetic%20defendant")
     expect(title.body.documents[0]).toMatchObject({
       id: "doj:0f8e2c1a-3b4d-4e5f-8a9b-0c1d2e3f4a5b",
-      match_snippet: expect.stringContaining("Synthetic Defendant Sentenced")
+      match_snippet: expect.stringContaining("**Synthetic** **Defendant** Sentenced")
     })
 
     const accents = await get("/api/enforcement/docs?q=SETTLEMENT%20agr%C3%A9ement")
@@ -177,7 +206,18 @@ describe("enforcement document archive", () => {
       total: 6,
       by_parse_status: { parsed: 2, no_text: 1, pending: 1, no_pdf: 1, failed: 1 },
       by_agency: { BIS: 4, DDTC: 1, DOJ: 1 },
-      imported_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/)
+      imported_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      by_source: [{
+        source: "import",
+        documents: 6,
+        by_parse_status: { parsed: 2, no_text: 1, pending: 1, no_pdf: 1, failed: 1 },
+        removed_upstream: 0,
+        listed: null,
+        last_success_at: null,
+        last_attempt_at: null,
+        last_error: null,
+        last_error_at: null
+      }]
     })
   })
 
@@ -286,12 +326,12 @@ describe("enforcement document archive", () => {
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout.trim())).toMatchObject({ imported: 3, total: 7 })
 
+    // the anonymous response cache may hold the previous answer until the service notices the change
     const deadline = Date.now() + 15_000
     let stats: any
     do {
       await new Promise((resolve) => setTimeout(resolve, 500))
-      stats =
-        (await get("/api/enforcement/docs?stats=1", { headers: { accept: `application/json;q=0.${Date.now()}` } })).body
+      stats = (await get("/api/enforcement/docs?stats=1")).body
     } while (stats.total !== 7 && Date.now() < deadline)
     expect(stats).toMatchObject({ total: 7, by_parse_status: { parsed: 3, pending: 0, no_pdf: 2 } })
     const e0001 = (await get("/api/enforcement/docs/bis-case:E0001")).body
@@ -315,17 +355,25 @@ describe("enforcement document archive", () => {
 
 describe("enforcement import validation", () => {
   const work = mkdtempSync(join(tmpdir(), "enforcement-import-"))
-  const store = ArchiveStore.make(archiveRoot(join(work, "data")))
-  afterAll(() => rmSync(work, { recursive: true, force: true }))
+  const runtime = ManagedRuntime.make(testStore)
+  const run = <A, E>(f: (repo: ArchiveRepo.ArchiveRepo) => Effect.Effect<A, E>) =>
+    runtime.runPromise(Effect.flatMap(ArchiveRepo.make, f))
+  const importInto = (dir: string, options: { readonly replace?: boolean } = {}) =>
+    run((repo) => importDirectory(repo, dir, options))
+  const version = () => run((repo) => repo.version)
+  afterAll(async () => {
+    await runtime.dispose()
+    rmSync(work, { recursive: true, force: true })
+  })
 
   const attempt = async (name: string, records: ReadonlyArray<unknown>, files: Record<string, string> = {}) => {
     const dir = join(work, name)
     mkdirSync(dir, { recursive: true })
     writeJson(join(dir, "metadata.json"), records)
     for (const [file, content] of Object.entries(files)) writeFileSync(join(dir, file), content)
-    const before = await store.currentName()
-    const error = await importDirectory(store, dir).then(() => undefined, (e: unknown) => e)
-    expect(await store.currentName()).toBe(before)
+    const before = await version()
+    const error = await run((repo) => Effect.flip(importDirectory(repo, dir)))
+    expect(await version()).toBe(before)
     expect(error).toBeInstanceOf(ImportRejected)
     const problems = (error as ImportRejected).problems
     expect(problems.join("\n")).not.toContain("Secret Party Name")
@@ -372,10 +420,10 @@ describe("enforcement import validation", () => {
     const dir = join(work, "notjson")
     mkdirSync(dir)
     writeFileSync(join(dir, "metadata.json"), "{\"documents\": 3}")
-    await expect(importDirectory(store, dir)).rejects.toBeInstanceOf(ImportRejected)
+    expect(await run((repo) => Effect.flip(importDirectory(repo, dir)))).toBeInstanceOf(ImportRejected)
   })
 
-  it("replaces the archive with --replace, and prunes blobs nothing refers to", async () => {
+  it("replaces the archive with --replace, and prunes files nothing refers to", async () => {
     const dir = join(work, "replace")
     mkdirSync(dir)
     writeFileSync(join(dir, "a.pdf"), await textPdf([{ paragraphs: ["Synthetic replaceable text."] }]))
@@ -385,14 +433,16 @@ describe("enforcement import validation", () => {
       title: "One (synthetic)",
       pdf: "a.pdf"
     }])
-    await importDirectory(store, dir)
+    await importInto(dir)
+    const stored = await run((repo) => repo.get("bis-media:1"))
+    expect(stored?.pdfSha256).toMatch(/^[0-9a-f]{64}$/)
     writeJson(join(dir, "metadata.json"), [{ id: "bis-media:2", agency: "BIS", title: "Two (synthetic)" }])
-    const merged = await importDirectory(store, dir)
+    const merged = await importInto(dir)
     expect(merged.total).toBe(2)
-    const replaced = await importDirectory(store, dir, { replace: true })
+    const replaced = await importInto(dir, { replace: true })
     expect(replaced.total).toBe(1)
-    const third = await importDirectory(store, dir, { replace: true })
-    const current = await store.load(third.generation)
-    expect(current.catalog.documents.map((d) => d.id)).toEqual(["bis-media:2"])
+    const rows = await run((repo) => repo.all)
+    expect(rows.map((row) => row.id)).toEqual(["bis-media:2"])
+    expect(await run((repo) => repo.file(stored!.pdfSha256!))).toBeUndefined()
   })
 })

@@ -64,21 +64,25 @@ const withBearer = (bearer: string): RequestInit => ({ headers: { authorization:
 
 describe("the principal is resolved once per request", () => {
   it.layer(WebApp.layer(publicApp))("public deployment", (it) => {
-    it.effect("access policy, rate limit, OpenAPI and MCP disclosure, documents and MCP share one resolution", () =>
-      Effect.gen(function*() {
-        const key = withBearer(bearers.apiKey)
-        expect(yield* resolvedFor("/api/regulatory-status", key)).toEqual({ status: 200, resolutions: 1 })
-        expect(yield* resolvedFor("/openapi.json", key)).toEqual({ status: 200, resolutions: 1 })
-        expect(yield* resolvedFor("/.well-known/mcp", key)).toEqual({ status: 200, resolutions: 1 })
-        expect(yield* resolvedFor("/pdf/classification/contract", key)).toEqual({ status: 200, resolutions: 1 })
-        expect(yield* resolvedFor("/mcp", toolsList(bearers.apiKey))).toEqual({ status: 200, resolutions: 1 })
-      }))
+    it.effect(
+      "access policy, rate limit, OpenAPI and MCP disclosure, documents and MCP share one resolution",
+      () =>
+        Effect.gen(function*() {
+          const key = withBearer(bearers.apiKey)
+          expect(yield* resolvedFor("/api/regulatory-status", key)).toEqual({ status: 200, resolutions: 1 })
+          expect(yield* resolvedFor("/openapi.json", key)).toEqual({ status: 200, resolutions: 1 })
+          expect(yield* resolvedFor("/.well-known/mcp", key)).toEqual({ status: 200, resolutions: 1 })
+          expect(yield* resolvedFor("/pdf/classification/contract", key)).toEqual({ status: 200, resolutions: 1 })
+          expect(yield* resolvedFor("/mcp", toolsList(bearers.apiKey))).toEqual({ status: 200, resolutions: 1 })
+        }),
+      120_000
+    )
 
     it.effect("a request without credentials is resolved once too", () =>
       Effect.gen(function*() {
         expect(yield* resolvedFor("/openapi.json", {})).toEqual({ status: 200, resolutions: 1 })
         expect(yield* resolvedFor("/pdf/classification/contract", {})).toEqual({ status: 402, resolutions: 1 })
-      }))
+      }), 120_000)
   })
 
   it.layer(WebApp.layer(enclaveApp))("enclave access policy", (it) => {

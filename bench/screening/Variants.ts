@@ -1,5 +1,15 @@
+import { abbreviatedToken, honorificAnywhere, truncatedToken } from "./DecisionKinds.ts"
 import { addDiacritics, toCyrillic, transliterate, transpose, typo } from "./Edits.ts"
 import type { Random } from "./Random.ts"
+import { chineseNameSyllables, toArabic, toChinese, toGreek, toWadeGiles } from "./Scripts.ts"
+import {
+  acronymOf,
+  extraNamePart,
+  legalFormLanguage,
+  lookalikeDigits,
+  numberForms,
+  repeatedWord
+} from "./StructureKinds.ts"
 
 /**
  * The labelled evaluation set: queries generated from the list's own names by the variant kinds of
@@ -8,6 +18,8 @@ import type { Random } from "./Random.ts"
 
 export interface CorpusEntry {
   readonly type: string | null
+  /** Upper-case country codes of the entry (addresses, nationality). */
+  readonly countries: ReadonlyArray<string>
   /** The primary name first, then the alternate names, as listed. */
   readonly names: ReadonlyArray<string>
 }
@@ -18,7 +30,18 @@ export interface Case {
   readonly query: string
   /** Entries counted as the right answer: the source entry and any entry listing the same name. */
   readonly targets: ReadonlyArray<number>
+  /**
+   * "tuning" or "held_out": a fixed third of the list's entries (by a hash of the entry's position)
+   * and of the negatives is kept out of tuning; the goals are judged on it.
+   */
+  readonly split: Split
 }
+
+export type Split = "tuning" | "held_out"
+
+/** Deterministic split of a number (entry position or negative serial): a third is held out. */
+export const splitOf = (n: number): Split =>
+  (Math.imul(n ^ 0x5bd1e995, 0x27d4eb2d) >>> 29) % 3 === 0 ? "held_out" : "tuning"
 
 /** Engine-neutral comparison key: lowercase ASCII words. */
 export const neutralKey = (text: string): string =>
@@ -140,7 +163,10 @@ export const positiveKinds: Record<string, Variant> = {
     return once === undefined ? undefined : editWord(random, once, (word) => typo(random, word), 4)
   },
   transposition: (random, name) => editWord(random, name, (word) => transpose(random, word)),
-  reordered: (random, name) => {
+  reordered: (random, name, entry) => {
+    // A person's given and family names swapped are a different person unless the list says so
+    // (the negative kind "swapped_order"); company words in any order are the same company.
+    if (isPerson(entry)) return undefined
     const list = words(name.replace(/,/g, ""))
     if (list.length < 2) return undefined
     let order = random.shuffle(list)
@@ -209,8 +235,42 @@ export const positiveKinds: Record<string, Variant> = {
     _random,
     name,
     entry
-  ) => (isPerson(entry) && /^[A-Za-z ,.'-]+$/.test(name) ? toCyrillic(name) : undefined)
+  ) => (isPerson(entry) && /^[A-Za-z ,.'-]+$/.test(name) ? toCyrillic(name) : undefined),
+  // Issue 17: shortened and decorated names.
+  abbreviated_token: (random, name) => abbreviatedToken(random, name),
+  truncated_token: (random, name, entry) => (isPerson(entry) ? undefined : truncatedToken(random, name)),
+  honorific_anywhere: (random, name, entry) => (isPerson(entry) ? honorificAnywhere(random, name) : undefined),
+  // Issue 21: other scripts.
+  script_cyrillic_entity: (_random, name, entry) =>
+    !isPerson(entry) && /^[A-Za-z ,.'&-]+$/.test(name) ? toCyrillic(name) : undefined,
+  script_arabic: (_random, name, entry) =>
+    isPerson(entry) && isArabicName(name) && words(name).length <= 5 ? toArabic(name) : undefined,
+  script_greek: (
+    _random,
+    name,
+    entry
+  ) => (isPerson(entry) && /^[A-Za-z ,.'-]+$/.test(name) ? toGreek(name) : undefined),
+  script_chinese: (random, name, entry) => (isPerson(entry) && isChinese(entry) ? toChinese(random, name) : undefined),
+  wade_giles: (random, name, entry) => (isPerson(entry) && isChinese(entry) ? toWadeGiles(random, name) : undefined),
+  // Issue 21: name structure.
+  extra_name_part: (random, name, entry) =>
+    isPerson(entry) && /^[A-Za-z ,.'-]+$/.test(name) ? extraNamePart(random, name, extraNames) : undefined,
+  repeated_word: (random, name) => repeatedWord(random, name),
+  legal_form_language: (random, name, entry) => (isPerson(entry) ? undefined : legalFormLanguage(random, name)),
+  number_forms: (random, name) => numberForms(random, name),
+  lookalike_digits: (random, name) => lookalikeDigits(random, name),
+  acronym: (_random, name, entry) => (isPerson(entry) ? undefined : acronymOf(name, isForm))
 }
+
+const chineseCountries = new Set(["CN", "HK", "TW", "MO", "CHINA", "HONG KONG", "TAIWAN"])
+const isChinese = (entry: CorpusEntry) => entry.countries.some((country) => chineseCountries.has(country))
+/** Names with a part only Arabic and Persian names have (the abjad variant is generated for those). */
+const isArabicName = (name: string) =>
+  /\b(?:al|el|bin|ibn|abd|abdul|abu|muhammad|mohammad|mohammed|ahmad|ahmed|ali|hassan|hussein|husayn|hosseini?)\b/i
+    .test(name) &&
+  /^[A-Za-z ,.'-]+$/.test(name)
+/** Given and middle names common on the list, for the extra-part kind. */
+const extraNames = ["Ahmad", "Ali", "Hassan", "Karim", "Jose", "Maria", "Lee", "Anne", "Omar", "Said", "Yusuf", "Ivan"]
 
 export interface GenerateOptions {
   readonly perKind: number
@@ -249,6 +309,29 @@ export const generate = (random: Random, corpus: ReadonlyArray<CorpusEntry>, opt
     return (namesBySkeleton.get(words[0]!) ?? []).some(contains)
   }
 
+  const entriesByAcronym = new Map<string, Array<number>>()
+  corpus.forEach((entry, index) => {
+    if (isPerson(entry)) return
+    for (const name of entry.names) {
+      const acronym = acronymOf(name, isForm)
+      if (acronym === undefined) continue
+      const list = entriesByAcronym.get(acronym)
+      if (list === undefined) entriesByAcronym.set(acronym, [index])
+      else if (!list.includes(index)) list.push(index)
+    }
+  })
+  /** Entries a query should find: those listing the same name, and for an acronym every entry it abbreviates. */
+  const targetsOf = (kind: string, query: string, name: string, entryIndex: number) => {
+    const same = entriesByKey.get(sameNameKey(name)) ?? [entryIndex]
+    if (kind !== "acronym") return same
+    const all = new Set([
+      ...same,
+      ...(entriesByAcronym.get(query) ?? []),
+      ...(entriesByKey.get(sameNameKey(query)) ?? [])
+    ])
+    return [...all]
+  }
+
   const cases: Array<Case> = []
   for (const [kind, variant] of Object.entries(positiveKinds)) {
     let made = 0
@@ -259,7 +342,13 @@ export const generate = (random: Random, corpus: ReadonlyArray<CorpusEntry>, opt
       const name = entry.names[alias]!
       const query = variant(random, name, entry, alias)
       if (query === undefined || (kind !== "exact" && query === name) || query.trim() === "") continue
-      cases.push({ kind, positive: true, query, targets: entriesByKey.get(sameNameKey(name)) ?? [entryIndex] })
+      cases.push({
+        kind,
+        positive: true,
+        query,
+        targets: targetsOf(kind, query, name, entryIndex),
+        split: splitOf(entryIndex)
+      })
       made++
     }
   }
@@ -295,13 +384,54 @@ export const generate = (random: Random, corpus: ReadonlyArray<CorpusEntry>, opt
     }
     return list.map((word, i) => (changed.has(i) ? replacement(word) : word)).join(" ")
   }
-  const negativeKinds: Record<string, () => string | undefined> = { random_name: plausible, near_neighbour: neighbour }
-  for (const [kind, make] of Object.entries(negativeKinds)) {
+  // Word-order negatives: the same words in an order no listed name has (as written, or read
+  // given-names-first from "SURNAME, Given").
+  const listedOrders = new Set(corpus.flatMap((entry) =>
+    entry.names.flatMap((name) => {
+      const parts = commaParts(name)
+      return [
+        neutralKey(name),
+        ...(parts === undefined ? [] : [neutralKey(`${parts.given.join(" ")} ${parts.surname}`)])
+      ]
+    })
+  ))
+  const personNames = people.flatMap((entry) => entry.names)
+  const titleCase = (word: string) => word[0]!.toUpperCase() + word.slice(1).toLowerCase()
+  const particle = /^(?:abu|al|el|bin|ibn|ullah|allah|van|von|de|da|di|del|le|la|mc|mac)$/i
+  /** "Hans Friedrich" → "Friedrich Hans": two plain name words of a name not written surname-first. */
+  const swappedOrder = (): string | undefined => {
+    const name = random.pick(personNames)
+    const list = words(name)
+    if (name.includes(",") || list.length !== 2) return undefined
+    if (!list.every((word) => /^[A-Za-z]{3,}$/.test(word) && !particle.test(word))) return undefined
+    // Chinese names are written family name first or last with no change of person.
+    if (chineseNameSyllables(name) !== undefined) return undefined
+    return `${titleCase(list[1]!)} ${titleCase(list[0]!)}`
+  }
+  const readingOrder = (name: string) => {
+    const parts = commaParts(name)
+    return parts === undefined ? words(name) : [...parts.given, ...words(parts.surname)]
+  }
+  const binNames = personNames.map(readingOrder).filter((list) => list.length >= 3 && /^(?:bin|ibn)$/i.test(list[1]!))
+  /** "Rashid bin Mahmud" → "Mahmud bin Rashid": son and father swapped. */
+  const binSwapped = (): string | undefined => {
+    const list = random.pick(binNames)
+    if (neutralKey(list[0]!) === neutralKey(list[2]!)) return undefined
+    return [list[2]!, list[1]!, list[0]!, ...list.slice(3)].join(" ")
+  }
+  const negativeKinds: Record<string, readonly [() => string | undefined, (query: string) => boolean]> = {
+    random_name: [plausible, containedInListedName],
+    near_neighbour: [neighbour, containedInListedName],
+    swapped_order: [swappedOrder, (query) => listedOrders.has(neutralKey(query))],
+    bin_swapped: [binSwapped, (query) => listedOrders.has(neutralKey(query))]
+  }
+  for (const [kind, [make, excluded]] of Object.entries(negativeKinds)) {
     let made = 0
-    for (let attempt = 0; made < options.perNegativeKind && attempt < options.perNegativeKind * 200; attempt++) {
+    const wanted = kind === "random_name" || kind === "near_neighbour" ? options.perNegativeKind : options.perKind
+    for (let attempt = 0; made < wanted && attempt < wanted * 200; attempt++) {
       const query = make()
-      if (query === undefined || containedInListedName(query)) continue
-      cases.push({ kind, positive: false, query, targets: [] })
+      if (query === undefined || excluded(query)) continue
+      cases.push({ kind, positive: false, query, targets: [], split: splitOf(made) })
       made++
     }
   }

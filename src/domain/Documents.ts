@@ -16,6 +16,17 @@ export const DocumentSlug = Schema.Literal(...DocumentSlugs).annotations({
 })
 export type DocumentSlug = typeof DocumentSlug.Type
 
+export const isDocumentSlug = Schema.is(DocumentSlug)
+
+/**
+ * The `{slug}` of `/pdf/{slug}`: any segment, documented as the enumeration. A slug outside it
+ * names no resource, which is a 404 from the handler rather than a 400 from the path decoder.
+ */
+export const DocumentSlugParameter = Schema.String.annotations({
+  description: "Document type: " + DocumentSlugs.join(", "),
+  jsonSchema: { type: "string", enum: DocumentSlugs }
+})
+
 /** Final renders of these document types consume no credit. */
 export const freeDocumentSlugs: ReadonlySet<DocumentSlug> = new Set(["restricted-party-screening"])
 

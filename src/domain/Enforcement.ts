@@ -119,8 +119,8 @@ export const agencyOfId = (id: string): EnforcementAgency =>
 export const ParseStatus = Schema.Literal("parsed", "no_text", "pending", "no_pdf", "failed").annotations({
   description: "`parsed` PDF stored and its text extracted; `no_text` PDF stored but it holds no extractable text " +
     "(a scan: read the file); `pending` a PDF exists upstream (`original_doc_url`) but is not in the archive yet; " +
-    "`no_pdf` the source publishes no PDF (typical for `doj:`); `failed` the supplied file was not a readable PDF " +
-    "and was not stored"
+    "`no_pdf` the source publishes no PDF (typical for `doj:`); `failed` the file could not be fetched or read " +
+    "(the coverage statistics say why)"
 })
 export type ParseStatus = typeof ParseStatus.Type
 export const parseStatuses = ParseStatus.literals
@@ -159,11 +159,33 @@ export const EnforcementDocumentList = Schema.Struct({
 }).annotations({ identifier: "EnforcementDocumentList" })
 export type EnforcementDocumentList = typeof EnforcementDocumentList.Type
 
+export const EnforcementSourceCoverage = Schema.Struct({
+  source: Schema.String.annotations({ description: "A collector's id, or `import` for operator imports" }),
+  documents: Schema.Int,
+  by_parse_status: Schema.Record({ key: ParseStatus, value: Schema.Int }),
+  removed_upstream: Schema.Int.annotations({
+    description: "Documents the source no longer lists; they stay in the archive"
+  }),
+  listed: Schema.NullOr(Schema.Int).annotations({ description: "Items the last successful listing held" }),
+  last_success_at: Schema.NullOr(Schema.String),
+  last_attempt_at: Schema.NullOr(Schema.String),
+  last_error: Schema.NullOr(Schema.String).annotations({
+    description: "Why the latest collection failed (null once a later one succeeded)"
+  }),
+  last_error_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "EnforcementSourceCoverage" })
+export type EnforcementSourceCoverage = typeof EnforcementSourceCoverage.Type
+
 export const EnforcementArchiveStats = Schema.Struct({
   total: Schema.Int,
   by_parse_status: Schema.Record({ key: ParseStatus, value: Schema.Int }),
   by_agency: Schema.Record({ key: EnforcementAgency, value: Schema.Int }),
-  imported_at: Schema.NullOr(Schema.String).annotations({ description: "When the archive was last imported" })
+  imported_at: Schema.NullOr(Schema.String).annotations({
+    description: "When the archive last changed (an import or a collection)"
+  }),
+  by_source: Schema.optional(Schema.Array(EnforcementSourceCoverage)).annotations({
+    description: "Coverage per source: counts by parse status, last successful collection, last error"
+  })
 }).annotations({ identifier: "EnforcementArchiveStats" })
 export type EnforcementArchiveStats = typeof EnforcementArchiveStats.Type
 
@@ -193,8 +215,29 @@ export type EnforcementDocumentsParams = typeof EnforcementDocumentsParams.Type
 export const EnforcementDocumentPath = Schema.Struct({ id: EnforcementDocumentId })
 
 /** Metadata, and the parsed text when asked for (the MCP tool's `include_text`). */
-export const EnforcementDocumentDetail = Schema.Struct({
+export const EnforcementExtracted = Schema.Struct({
+  parties: Schema.Array(Schema.String),
+  dates: Schema.Array(Schema.String),
+  statutes: Schema.Array(Schema.String),
+  penalties: Schema.Array(Schema.String),
+  eccns: Schema.Array(Schema.String)
+}).annotations({
+  identifier: "EnforcementExtracted",
+  description: "Respondents, dates, cited authorities, penalty amounts and ECCNs the document states"
+})
+
+/** One document's metadata with what the parse pipeline recorded about it. */
+export const EnforcementDocumentRecord = Schema.Struct({
   ...EnforcementDocument.fields,
+  parse_reason: Schema.optional(Schema.NullOr(Schema.String)).annotations({
+    description: "Why the document is `failed`, `pending` or `no_text`"
+  }),
+  parse_attempts: Schema.optional(Schema.Int),
+  extracted: Schema.optional(EnforcementExtracted)
+}).annotations({ identifier: "EnforcementDocumentRecord" })
+
+export const EnforcementDocumentDetail = Schema.Struct({
+  ...EnforcementDocumentRecord.fields,
   text: Schema.optional(Schema.NullOr(Schema.String))
 }).annotations({ identifier: "EnforcementDocumentDetail" })
 export type EnforcementDocumentDetail = typeof EnforcementDocumentDetail.Type

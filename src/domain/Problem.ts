@@ -38,6 +38,22 @@ export const problem = (type: ProblemType) => ({
   }
 })
 
+/** SPEC's short code of a problem type: its slug in snake case (`invalid-request` → `invalid_request`). */
+export const problemCode = (slug: string): string => slug.replaceAll("-", "_")
+
+/**
+ * The `error` (short code) and `message` (explanation) fields SPEC publishes beside the RFC 9457
+ * ones: derived from `type` and `detail` when a problem is sent, so no error class repeats them.
+ */
+export const problemCodeFields = (body: Record<string, unknown>): { error?: string; message?: string } => {
+  const type = typeof body.type === "string" ? body.type : undefined
+  const slug = type?.slice(type.lastIndexOf("/") + 1)
+  return {
+    ...(slug === undefined || slug === "" ? {} : { error: problemCode(slug) }),
+    ...(typeof body.detail === "string" ? { message: body.detail } : {})
+  }
+}
+
 export const ProblemTypeAnnotation: unique symbol = Symbol.for("app/domain/Problem/ProblemType")
 
 export const InvalidParameterIssue = Schema.Struct({
@@ -114,6 +130,18 @@ export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
   internalError.fields,
   internalError.annotations
+) {}
+
+const storeUnavailable = problem({
+  slug: "store-unavailable",
+  status: 503,
+  title: "Store unavailable",
+  description: "The database keeping shared state cannot be reached; nothing was changed. Retry in a few seconds."
+})
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()(
+  "StoreUnavailable",
+  storeUnavailable.fields,
+  storeUnavailable.annotations
 ) {}
 
 const upstreamUnavailable = problem({

@@ -22,7 +22,32 @@ export const describeDecodeFailuresAsProblems = (document: Record<string, any>):
       }
     }
   }
-  return pruneUnreferencedSchemas({ ...spec, components: { ...spec.components, schemas } })
+  return pruneUnreferencedSchemas({
+    ...spec,
+    components: { ...spec.components, schemas: Object.fromEntries(Object.entries(schemas).map(publishedProblem)) }
+  })
+}
+
+const problemFields = ["type", "title", "status", "detail"]
+
+/**
+ * A problem document as it is sent (see the problem middleware): without the error class's
+ * internal `_tag`, with SPEC's `error` (short code) and `message` (explanation) fields.
+ */
+const publishedProblem = ([name, schema]: [string, any]): [string, any] => {
+  const properties = schema?.properties
+  if (typeof properties !== "object" || !problemFields.every((field) => field in properties)) return [name, schema]
+  const { _tag: _internal, ...published } = properties
+  const required = (schema.required as Array<string> | undefined ?? []).filter((field) => field !== "_tag")
+  return [name, {
+    ...schema,
+    properties: {
+      ...published,
+      error: { type: "string", description: "Short code of the problem type (its slug in snake case)" },
+      message: { type: "string", description: "The explanation; the same text as `detail`" }
+    },
+    required: [...required, "error", "message"]
+  }]
 }
 
 const refsIn = (value: unknown, into: Set<string>): Set<string> => {

@@ -2,9 +2,42 @@ import { HttpLayerRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { ServeError } from "@effect/platform/HttpServerError"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
+import { createServer, type Server } from "node:http"
 import * as NodeHandler from "../http/node/NodeHandler.ts"
 import { AppConfig } from "../services/AppConfig.ts"
+
+/**
+ * How long a shutdown waits for requests still in flight (a PDF streaming to a slow reader, a
+ * client that stopped reading) before their connections are cut. Without it `server.close`
+ * waits for every such connection, up to the keep-alive timeout or forever.
+ */
+const shutdownGraceMillis = 10_000
+
+/**
+ * NodeHttpServer's server, whose close first drops idle keep-alive connections and cuts the
+ * busy ones after the grace period. The finalizer is added after the server's own, so it runs
+ * first and arms the timer before `server.close` starts waiting.
+ */
+const gracefulServer = (evaluate: () => Server, options: { readonly port: number; readonly host: string }) =>
+  Layer.mergeAll(
+    Layer.scoped(
+      HttpServer.HttpServer,
+      Effect.gen(function*() {
+        const server = evaluate()
+        const httpServer = yield* NodeHttpServer.make(() => server, options)
+        yield* Effect.addFinalizer(() =>
+          Effect.sync(() => {
+            server.closeIdleConnections()
+            const timer = setTimeout(() => server.closeAllConnections(), shutdownGraceMillis)
+            timer.unref()
+            server.once("close", () => clearTimeout(timer))
+          })
+        )
+        return httpServer
+      })
+    ),
+    NodeHttpServer.layerContext
+  )
 
 /**
  * Serves an HttpLayerRouter app on Node: `@effect/platform-node` owns the server's lifecycle
@@ -17,7 +50,7 @@ export const serve = <E, R>(
     const router = yield* HttpLayerRouter.HttpRouter
     const config = yield* AppConfig
     const handler = yield* NodeHandler.make(router.asHttpEffect() as any)
-    return NodeHttpServer.layer(() => createServer({ keepAliveTimeout: 65_000 }, handler), {
+    return gracefulServer(() => createServer({ keepAliveTimeout: 65_000 }, handler), {
       port: config.port,
       host: config.host
     }).pipe(HttpServer.withLogAddress)

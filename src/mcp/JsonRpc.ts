@@ -91,22 +91,30 @@ export const error = (id: RequestId | null, failure: RpcError) => ({
   }
 })
 
-const placeholder = "\u0000json-text\u0000"
-
 /**
- * JSON serialized once and spliced verbatim into the response text: a tool result carries its
+ * JSON serialized once and written verbatim into the response text: a tool result carries its
  * structured content twice (as `structuredContent` and as JSON text), and serializing it twice
- * is the largest cost of a call.
+ * is the largest cost of a call. The response is assembled field by field, never by searching the
+ * text for a marker, so no client-chosen value (an `id`, an argument echoed back) can move it.
  */
 export class JsonText {
   constructor(readonly json: string) {}
-  toJSON() {
-    return placeholder
+  /** Only reached if a JsonText ends up outside `structuredContent`: correct, at the price of a parse. */
+  toJSON(): unknown {
+    return JSON.parse(this.json)
   }
 }
 
-/** The response text of a body holding at most one `JsonText`. */
-export const serialize = (body: unknown, spliced: JsonText | undefined): string => {
-  const text = JSON.stringify(body)
-  return spliced === undefined ? text : text.replace(JSON.stringify(placeholder), () => spliced.json)
+/** The response text of a result whose `structuredContent` may be pre-serialized JSON. */
+export const serializeResult = (id: RequestId, value: Record<string, unknown>): string => {
+  const { structuredContent, ...rest } = value
+  let result: string
+  if (structuredContent instanceof JsonText) {
+    const others = JSON.stringify(rest)
+    const field = `"structuredContent":${structuredContent.json}`
+    result = others === "{}" ? `{${field}}` : `${others.slice(0, -1)},${field}}`
+  } else {
+    result = JSON.stringify(value)
+  }
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`
 }

@@ -189,19 +189,22 @@ const setLogLevel: Method = {
       : Effect.fail(invalidParams("`level` must be a syslog severity name such as `info`"))
 }
 
-/** Every method the server answers; anything else is -32601. */
-export const methods: Readonly<Record<string, Method>> = {
-  "server/discover": discover,
-  initialize,
-  ping,
-  "logging/setLevel": setLogLevel,
-  "tools/list": toolsList,
-  "tools/call": toolsCall,
-  "resources/list": resourcesList,
-  "resources/templates/list": templatesList,
-  "resources/read": resourcesRead,
-  "prompts/list": promptsList,
-  "prompts/get": promptsGet
-}
+/**
+ * Every method the server answers; anything else is -32601. A Map, not an object: a method name
+ * is client input, and `constructor` or `__proto__` must not find `Object.prototype`'s members.
+ */
+export const methods: ReadonlyMap<string, Method> = new Map<string, Method>([
+  ["server/discover", discover],
+  ["initialize", initialize],
+  ["ping", ping],
+  ["logging/setLevel", setLogLevel],
+  ["tools/list", toolsList],
+  ["tools/call", toolsCall],
+  ["resources/list", resourcesList],
+  ["resources/templates/list", templatesList],
+  ["resources/read", resourcesRead],
+  ["prompts/list", promptsList],
+  ["prompts/get", promptsGet]
+])
 
-export const methodNames = Object.keys(methods)
+export const methodNames = Array.from(methods.keys())

@@ -17,11 +17,11 @@ export const MetaKey = {
 } as const
 
 /** Methods whose request names its target in `Mcp-Name`, and where the body holds that name. */
-const namedTarget: Record<string, "name" | "uri"> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri"
-}
+const namedTarget: ReadonlyMap<string, "name" | "uri"> = new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"]
+])
 
 export type Era =
   | { readonly _tag: "Modern"; readonly version: string; readonly clientCapabilities: Record<string, unknown> }
@@ -52,7 +52,7 @@ export const decodeHeaderValue = (value: string): string | undefined => {
 }
 
 const validateName = (request: JsonRpcRequest, headers: Headers): RpcError | undefined => {
-  const field = namedTarget[request.method]
+  const field = namedTarget.get(request.method)
   if (field === undefined) return undefined
   const bodyValue = request.params[field]
   const raw = headerValue(headers, "mcp-name")

@@ -76,7 +76,7 @@ export const handle = (
   const era = classify(request, input.headers)
   if (era instanceof RpcError) return Effect.succeed(failure(request.id, era))
   const legacy = era._tag === "Legacy"
-  const method = methods[request.method]
+  const method = methods.get(request.method)
   if (method === undefined || (method.era === "legacy" && !legacy)) {
     const notFound = new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`)
     return Effect.succeed(failure(request.id, notFound, legacy ? 200 : 404))
@@ -89,10 +89,10 @@ export const handle = (
     return method.run({ params: request.params, era, principal, catalog: options.catalog }).pipe(
       Effect.match({
         onFailure: (error): Reply => failure(request.id, error, legacy && error.status === 400 ? 200 : error.status),
-        onSuccess: (value): Reply => {
-          const spliced = value.structuredContent instanceof JsonRpc.JsonText ? value.structuredContent : undefined
-          return { status: 200, body: JsonRpc.serialize(JsonRpc.result(request.id, complete(era, value)), spliced) }
-        }
+        onSuccess: (value): Reply => ({
+          status: 200,
+          body: JsonRpc.serializeResult(request.id, complete(era, value))
+        })
       })
     )
   })

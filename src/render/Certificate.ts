@@ -1,5 +1,6 @@
 import type { Content } from "./Content.ts"
 import { coverCard } from "./graphics/Graphics.ts"
+import type { Fallback } from "./pdf/FallbackFonts.ts"
 import { decoratePages, DraftNotice } from "./pdf/Frame.ts"
 import { Colors, Page, Type } from "./pdf/Theme.ts"
 import { Writer } from "./pdf/Writer.ts"
@@ -9,10 +10,14 @@ import { drawDataTable, drawFacts } from "./Sections.ts"
 const statementKeys = ["OWNERSHIP_REVIEW", "ADJUDICATION_NOTES"] as const
 
 /** A one-page certificate: band, result card, facts, parties, statements and the signature block. */
-export const renderCertificate = async (content: Content, options: RenderOptions): Promise<Uint8Array> => {
+export const renderCertificate = async (
+  content: Content,
+  fallback: Fallback,
+  options: RenderOptions
+): Promise<Uint8Array> => {
   const contract = content.contract
   const presentation = contract.presentation
-  const w = new Writer(infoOf(content, options.now))
+  const w = new Writer(infoOf(content, options.now), fallback)
   const doc = w.doc
   const facts = coverFacts(content)
   const card = facts.length > 0 ? coverCard(facts, w.width) : undefined
@@ -20,25 +25,31 @@ export const renderCertificate = async (content: Content, options: RenderOptions
   w.addPage()
   doc.rect(0, 0, Page.width, 118).fill(Colors.navy)
   doc.rect(0, 118, Page.width, 4).fill(Colors.accent)
-  w.font("sansSemiBold", 8.8, "#C9D8E6")
-  doc.text((content.text("COMPANY_NAME") ?? "").toUpperCase(), w.left, 34, {
-    width: w.width * 0.6,
-    characterSpacing: 1.1
-  })
+  // number and date keep their full width; the company name takes the rest of the line
   w.font("sans", 8.8, "#C9D8E6")
-  doc.text(
+  const number = w.fitLine(
     `No. ${content.text("DOC_NUMBER") ?? ""}  ·  ${content.display("DATE")?.value ?? ""}`,
-    w.left + w.width * 0.5,
-    34,
-    {
-      width: w.width * 0.5,
-      align: "right"
-    }
+    "sans",
+    8.8,
+    w.width * 0.55,
+    7
   )
+  const numberWidth = w.widthOf(number.text, "sans")
+  w.write(number.text, "sans", w.left + w.width - numberWidth, 34, { lineBreak: false })
+  w.font("sansSemiBold", 8.8, "#C9D8E6")
+  const company = w.fitLine(
+    (content.text("COMPANY_NAME") ?? "").toUpperCase(),
+    "sansSemiBold",
+    8.8,
+    w.width - numberWidth - 20,
+    7
+  )
+  w.write(company.text, "sansSemiBold", w.left, 34, { lineBreak: false })
   w.font("sansBold", 21, "#FFFFFF")
   doc.text(presentation.documentType, w.left, 62, { width: w.width })
   w.font("sans", 10, "#8FB3CF")
-  doc.text(content.text(presentation.subjectKey) ?? "", w.left, 90, { width: w.width, height: 14, ellipsis: true })
+  const subject = w.fitLine(content.text(presentation.subjectKey) ?? "", "sans", 10, w.width, 7.5)
+  w.write(subject.text, "sans", w.left, 90, { lineBreak: false })
   w.y = 138
   if (card) w.image(card)
   drawFacts(w, content, [
@@ -64,7 +75,7 @@ export const renderCertificate = async (content: Content, options: RenderOptions
   const line = w.y + 26
   doc.moveTo(w.left, line).lineTo(w.left + 220, line).lineWidth(0.6).strokeColor(Colors.ink).stroke()
   w.font("sans", Type.small, Colors.muted)
-  doc.text(content.text("SCREENED_BY") ?? "", w.left, line + 4, { width: 260 })
+  w.write(content.text("SCREENED_BY") ?? "", "sans", w.left, line + 4, { width: 260 })
   doc.text(content.display("SCREENING_DATE")?.value ?? content.display("DATE")?.value ?? "", w.left + 300, line + 4, {
     width: w.width - 300
   })

@@ -1,7 +1,8 @@
 import type { Contract } from "../domain/documents/Contract.ts"
 import type { Tone } from "../domain/documents/Fields.ts"
 import { type Block, proseBlocks, sanitizeHtml } from "./Html.ts"
-import { fonts } from "./pdf/Fonts.ts"
+import type { Fallback } from "./pdf/FallbackFonts.ts"
+import { unprintable } from "./pdf/TextRuns.ts"
 
 /**
  * A validated payload turned into what the layout draws: display strings, enum labels and tones,
@@ -24,27 +25,11 @@ const formatDate = (iso: string): string => longDate.format(new Date(`${iso}T00:
 /** Control characters other than line breaks and tabs have no place in a document. */
 const clean = (value: string) => value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "")
 
-/** Coverage of the embedded faces by code point: a property of the fonts, filled as characters appear. */
-const coverage = new Map<number, boolean>()
-
-const uncovered = (value: string): number => {
-  if (/^[\t\n\r\x20-\x7e]*$/.test(value)) return 0
-  const { covers } = fonts()
-  let missing = 0
-  for (const char of value) {
-    const code = char.codePointAt(0)!
-    if (code <= 0x7e || /\s/.test(char)) continue
-    let known = coverage.get(code)
-    if (known === undefined) coverage.set(code, known = covers(code))
-    if (!known) missing++
-  }
-  return missing
-}
-
 export const prepareContent = (
   contract: Contract,
   values: Readonly<Record<string, unknown>>,
-  warnings: ReadonlyArray<string>
+  warnings: ReadonlyArray<string>,
+  fallback: Fallback
 ): Content => {
   const notes = [...warnings]
   const strings = new Map<string, string>()
@@ -52,7 +37,8 @@ export const prepareContent = (
   const rich = new Map<string, ReadonlyArray<Block>>()
 
   const check = (value: string, where: string) => {
-    const missing = uncovered(value)
+    // only what no embedded face can draw is reported: the draft warning must not cry wolf
+    const missing = Math.max(unprintable(value, "serif", fallback), unprintable(value, "sans", fallback))
     if (missing > 0) notes.push(`${where}: ${missing} character(s) the embedded fonts cannot draw`)
     return clean(value)
   }

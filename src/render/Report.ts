@@ -3,6 +3,7 @@ import { Risk } from "../domain/documents/Enums.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import type { Content } from "./Content.ts"
 import { coverCard, type Fact, type FlowStep, type Picture, reviewFlow, riskSummary } from "./graphics/Graphics.ts"
+import type { Fallback } from "./pdf/FallbackFonts.ts"
 import { decoratePages, DraftNotice, drawContents, type FrameInfo, tocPagesFor } from "./pdf/Frame.ts"
 import { Colors, Page, Type } from "./pdf/Theme.ts"
 import { Writer } from "./pdf/Writer.ts"
@@ -86,11 +87,24 @@ const drawCover = (w: Writer, content: Content, card: Picture | undefined, draft
   doc.rect(0, 0, Page.width, 268).fill(Colors.navy)
   doc.rect(0, 268, Page.width, 5).fill(Colors.accent)
   w.font("sansSemiBold", 9.5, "#C9D8E6")
-  doc.text((content.text("COMPANY_NAME") ?? "").toUpperCase(), w.left, 56, { width: w.width, characterSpacing: 1.2 })
+  const company = w.fitBlock((content.text("COMPANY_NAME") ?? "").toUpperCase(), "sansSemiBold", {
+    size: 9.5,
+    minSize: 7.5,
+    width: w.width,
+    height: 40
+  })
+  w.write(company.text, "sansSemiBold", w.left, 56, { width: w.width, characterSpacing: 1.2 })
   w.font("sans", 12, "#8FB3CF")
   doc.text(presentation.documentType, w.left, 120, { width: w.width })
+  // the cover title keeps to the band: a long subject is set smaller before anything is cut
   w.font("sansBold", 25, "#FFFFFF")
-  doc.text(content.text(presentation.subjectKey) ?? "", w.left, 140, { width: w.width, height: 96, ellipsis: true })
+  const subject = w.fitBlock(content.text(presentation.subjectKey) ?? "", "sansBold", {
+    size: 25,
+    minSize: 14,
+    width: w.width,
+    height: 112
+  })
+  w.write(subject.text, "sansBold", w.left, 140, { width: w.width })
   w.y = 296
   if (card) w.image(card)
   w.space(6)
@@ -139,9 +153,13 @@ export const drawPictures = (content: Content, width: number) => {
 }
 
 /** A report: cover, contents, numbered sections, running header and footer, draft watermark. */
-export const renderReport = async (content: Content, options: RenderOptions): Promise<Uint8Array> => {
+export const renderReport = async (
+  content: Content,
+  fallback: Fallback,
+  options: RenderOptions
+): Promise<Uint8Array> => {
   const contract = content.contract
-  const w = new Writer(infoOf(content, options.now))
+  const w = new Writer(infoOf(content, options.now), fallback)
   const pictures = drawPictures(content, w.width)
   drawCover(w, content, pictures.card, options.draft)
   const entries = contract.sections.reduce((sum, section) => sum + 1 + section.parts.filter((p) => p.title).length, 0)

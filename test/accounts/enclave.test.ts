@@ -235,5 +235,5 @@ describe("enclave key configuration", () => {
       .toBeDefined()
     await expect(startServer({ config: enclaveConfig(tokens.config({ publicKeys: Option.some("not keys") })) })).rejects
       .toBeDefined()
-  })
+  }, 120_000)
 })

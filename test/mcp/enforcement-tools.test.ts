@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as ArchiveStore from "../../src/services/enforcement/ArchiveStore.ts"
-import { importDirectory } from "../../src/services/enforcement/Import.ts"
-import { archiveRoot } from "../../src/services/EnforcementLake.ts"
+import { storeWithImport } from "../support/EnforcementStore.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { callTool, productionApp } from "../support/mcp/McpTestApp.ts"
 import { textPdf } from "../support/Pdf.ts"
@@ -46,7 +44,6 @@ describe("MCP enforcement tools", () => {
       join(importDir, "pdfs/bis-case-E0001.pdf"),
       await textPdf([{ heading: "SETTLEMENT AGREEMENT", paragraphs: ["A synthetic agreement about thermal cameras."] }])
     )
-    await importDirectory(ArchiveStore.make(archiveRoot(dataDir)), importDir)
     upstream = await startFakeUpstream([
       (_request, url) => {
         if (url.pathname === "/api/v1/press_releases.json") return jsonReply(fixture("doj-press-releases.json"))
@@ -60,7 +57,7 @@ describe("MCP enforcement tools", () => {
       }
     ])
     server = await startServer({
-      app: productionApp(),
+      app: productionApp(undefined, storeWithImport(importDir)),
       config: { dataDir, federalRegisterBaseUrl: upstream.url, dojBaseUrl: upstream.url }
     })
   })

@@ -4,9 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import * as ArchiveStore from "../../src/services/enforcement/ArchiveStore.ts"
-import { importDirectory } from "../../src/services/enforcement/Import.ts"
-import { archiveRoot } from "../../src/services/EnforcementLake.ts"
+import { storeWithImport } from "../support/EnforcementStore.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { callTool, modernPost, productionApp } from "../support/mcp/McpTestApp.ts"
 import { bearers } from "../support/Principals.ts"
@@ -27,11 +25,12 @@ const feedUpstream = (options: { readonly doj: boolean }) =>
     return jsonReply(fixture(bis ? "federal-register-bis.json" : "federal-register-ddtc.json"))
   }])
 
-const importArchive = async (work: string, dataDir: string) => {
+/** A directory holding the archive fixture, ready for an import. */
+const importArchive = (work: string) => {
   const dir = join(work, "import")
   mkdirSync(dir, { recursive: true })
   copyFileSync(fixturePath("archive-metadata.json"), join(dir, "metadata.json"))
-  await importDirectory(ArchiveStore.make(archiveRoot(dataDir)), dir)
+  return dir
 }
 
 const check = async (server: RunningServer, args: unknown, bearer: string = bearers.apiKey) => {
@@ -63,10 +62,10 @@ describe("MCP check_party_enforcement", () => {
       lines.push(...String(text).split("\n"))
     })
     const dataDir = join(work, "data")
-    await importArchive(work, dataDir)
+    const archive = importArchive(work)
     upstream = await feedUpstream({ doj: true })
     server = await startServer({
-      app: productionApp(),
+      app: productionApp(undefined, storeWithImport(archive)),
       config: {
         dataDir,
         logLevel: "debug",

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { appLayer } from "../../src/layers/Main.ts"
 import * as NodeServer from "../../src/layers/NodeServer.ts"
+import type { StoreLayer } from "../../src/layers/Store.ts"
 import type { AppConfigShape } from "../../src/services/AppConfig.ts"
 import * as AppConfig from "../../src/services/AppConfig.ts"
 import { freePort } from "./ports.ts"
@@ -38,13 +39,15 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): Partial<App
 export const startServer = async (options: {
   readonly config?: Partial<AppConfigShape>
   readonly app?: Layer.Layer<never, unknown, any>
+  /** The SQL store of the default app (the fresh in-memory test store unless given). */
+  readonly store?: StoreLayer
 } = {}): Promise<RunningServer> => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   // as in the environment, AUTH_URL defaults to the public base URL
   const config = testConfig({ port, publicBaseUrl: base, authUrl: base, ...options.config })
   const scope = Effect.runSync(Scope.make())
-  const layer = NodeServer.serve(options.app ?? appLayer(`node ${process.version}`, testStore)).pipe(
+  const layer = NodeServer.serve(options.app ?? appLayer(`node ${process.version}`, options.store ?? testStore)).pipe(
     Layer.provide(AppConfig.layerWith(config))
   )
   await Effect.runPromise(Layer.buildWithScope(layer, scope) as Effect.Effect<unknown, unknown>)

@@ -14,12 +14,12 @@ import {
   DocumentContract,
   DocumentLinkId,
   DocumentLinkNotFound,
-  DocumentSlug,
+  DocumentSlugParameter,
   PayloadTooLarge,
   RenderBackendUnavailable
 } from "../../domain/Documents.ts"
 import { contracts } from "../../domain/documents/index.ts"
-import { InvalidRequest } from "../../domain/Problem.ts"
+import { InvalidRequest, NotFound, StoreUnavailable } from "../../domain/Problem.ts"
 import type { Payer } from "../../services/DocumentPayers.ts"
 import { CachePolicy, Enterprise, IndexGroup } from "../Annotations.ts"
 
@@ -36,7 +36,7 @@ export class DocumentsAuth extends HttpApiMiddleware.Tag<DocumentsAuth>()("app/h
   security: { apiKey: HttpApiSecurity.bearer }
 }) {}
 
-const SlugPath = Schema.Struct({ slug: DocumentSlug })
+const SlugPath = Schema.Struct({ slug: DocumentSlugParameter })
 
 /** Any of the document payloads; the endpoint validates against the one its slug names. */
 const RenderPayload = Schema.Union(...Object.values(contracts).map((contract) => contract.schema))
@@ -46,6 +46,7 @@ export class DocumentsGroup extends HttpApiGroup.make("documents")
     HttpApiEndpoint.get("contract", "/pdf/:slug/contract")
       .setPath(SlugPath)
       .addSuccess(DocumentContract)
+      .addError(NotFound)
       .annotate(OpenApi.Summary, "payload contract of a document type: keys, required keys, enums, notes")
   )
   .add(
@@ -59,6 +60,7 @@ export class DocumentsGroup extends HttpApiGroup.make("documents")
       .setPayload(RenderPayload)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
       .addError(InvalidRequest)
+      .addError(NotFound)
       .addError(CreditsRequired)
       .addError(PayloadTooLarge)
       .addError(RenderBackendUnavailable)
@@ -85,6 +87,7 @@ export class DocumentFilesGroup extends HttpApiGroup.make("documentFiles")
       .setPath(Schema.Struct({ id: DocumentLinkId }))
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
       .addError(DocumentLinkNotFound)
+      .addError(StoreUnavailable)
       .annotate(
         OpenApi.Summary,
         "download a document rendered by an MCP create_*_pdf tool (the link is the credential; expires)"

@@ -1,8 +1,8 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { DocumentLinkNotFound, MaxPayloadBytes, PayloadTooLarge } from "../../domain/Documents.ts"
+import { DocumentLinkNotFound, isDocumentSlug, MaxPayloadBytes, PayloadTooLarge } from "../../domain/Documents.ts"
 import { contractDocuments } from "../../domain/documents/index.ts"
-import { InvalidRequest } from "../../domain/Problem.ts"
+import { InvalidRequest, NotFound } from "../../domain/Problem.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
 import * as DocumentRendering from "../../services/DocumentRendering.ts"
 import { Renderer } from "../../services/Renderer.ts"
@@ -22,13 +22,20 @@ const pdfResponse = (bytes: Uint8Array, fileName: string, warnings: number, cach
     }
   })
 
+/** A known document type, or the 404 of a path that names none. */
+const documentSlug = (slug: string) =>
+  isDocumentSlug(slug)
+    ? Effect.succeed(slug)
+    : Effect.fail(new NotFound({ detail: `No document type named ${JSON.stringify(slug)}.` }))
+
 export const DocumentsHttpLive = HttpApiBuilder.group(Api, "documents", (handlers) =>
   Effect.gen(function*() {
     const render = DocumentRendering.make(yield* Renderer, yield* DocumentRendering.planInfo)
     return handlers
-      .handle("contract", ({ path }) => Effect.succeed(contractDocuments[path.slug]))
+      .handle("contract", ({ path }) => Effect.map(documentSlug(path.slug), (slug) => contractDocuments[slug]))
       .handleRaw("render", ({ path, request, urlParams }) =>
         Effect.gen(function*() {
+          const slug = yield* documentSlug(path.slug)
           const payer = yield* DocumentPayer
           const draft = urlParams.draft === "1" || urlParams.draft === "true"
           const body = yield* readJson(request, MaxPayloadBytes).pipe(
@@ -42,7 +49,7 @@ export const DocumentsHttpLive = HttpApiBuilder.group(Api, "documents", (handler
                 })
             })
           )
-          const { document } = yield* render({ slug: path.slug, body, draft, payer }, () => Effect.void)
+          const { document } = yield* render({ slug, body, draft, payer }, () => Effect.void)
           return pdfResponse(document.bytes, document.fileName, document.warnings.count, "no-store")
         }).pipe(
           // the rest of an oversized body is not worth reading: the connection closes after the answer

@@ -3,10 +3,10 @@ import { Schema } from "effect"
 import {
   EnforcementArchiveStats,
   EnforcementContentUnavailable,
-  EnforcementDocument,
   EnforcementDocumentList,
   EnforcementDocumentNotFound,
   EnforcementDocumentPath,
+  EnforcementDocumentRecord,
   EnforcementDocumentsParams,
   EnforcementFeed,
   EnforcementFeedParams
@@ -54,7 +54,7 @@ export class EnforcementGroup extends HttpApiGroup.make("enforcement")
   .add(
     HttpApiEndpoint.get("document", "/api/enforcement/docs/:id")
       .setPath(EnforcementDocumentPath)
-      .addSuccess(EnforcementDocument)
+      .addSuccess(EnforcementDocumentRecord)
       .addError(EnforcementDocumentNotFound)
       .annotate(OpenApi.Summary, "one archived document's metadata with file_url and text_url")
   )

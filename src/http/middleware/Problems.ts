@@ -6,6 +6,7 @@ import {
   InvalidRequest,
   MethodNotAllowed,
   NotFound,
+  problemCodeFields,
   ProblemContentType
 } from "../../domain/Problem.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
@@ -28,7 +29,11 @@ export const problemResponse = (
     ...(headers ? { headers } : {})
   })
 
-/** Adds the request id as `instance` and resolves the relative problem `type` against the base URL. */
+/**
+ * Adds the request id as `instance`, resolves the relative problem `type` against the base URL and
+ * adds SPEC's published `error` (short code) and `message` fields. The error class's `_tag` is an
+ * internal name, not part of the document.
+ */
 const finish = (
   body: Record<string, unknown>,
   status: number,
@@ -36,8 +41,10 @@ const finish = (
   baseUrl: string,
   headers?: Readonly<Record<string, string>>
 ) => {
-  const type = typeof body.type === "string" && body.type.startsWith("/") ? `${baseUrl}${body.type}` : body.type
-  return HttpServerResponse.unsafeJson({ ...body, type, instance: info.id }, {
+  const { _tag: _internal, ...fields } = body
+  const type = typeof fields.type === "string" && fields.type.startsWith("/") ? `${baseUrl}${fields.type}` : fields.type
+  const published = { ...fields, ...problemCodeFields(fields), type, instance: info.id }
+  return HttpServerResponse.unsafeJson(published, {
     status,
     contentType: ProblemContentType,
     ...(headers ? { headers } : {})

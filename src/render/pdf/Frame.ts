@@ -35,10 +35,14 @@ export const drawContents = (w: Writer, firstPage: number): void => {
     const indent = entry.level === 1 ? 0 : 18
     const y = w.y
     const page = String(entry.page + 1)
-    w.font(entry.level === 1 ? "sansSemiBold" : "sans", entry.level === 1 ? 10 : 9.2, Colors.ink)
+    const face = entry.level === 1 ? "sansSemiBold" : "sans"
+    const size = entry.level === 1 ? 10 : 9.2
+    w.font(face, size, Colors.ink)
     const pageWidth = doc.widthOfString(page)
-    const titleWidth = Math.min(doc.widthOfString(entry.title), w.width - indent - 60)
-    doc.text(entry.title, w.left + indent, y, { width: titleWidth, height: 14, ellipsis: true, lineBreak: false })
+    const titleWidth = Math.min(w.widthOf(entry.title, face), w.width - indent - 60)
+    const title = w.fitLine(entry.title, face, size, titleWidth)
+    w.write(title.text, face, w.left + indent, y, { lineBreak: false })
+    w.font(face, size, Colors.ink)
     doc.text(page, w.left + w.width - pageWidth, y, { lineBreak: false })
     const dotsFrom = w.left + indent + titleWidth + 6
     const dotsTo = w.left + w.width - pageWidth - 6
@@ -64,42 +68,47 @@ export const decoratePages = (w: Writer, frame: FrameInfo, options: { readonly s
     if (frame.draft) watermark(w)
     if (!(options.skipFirst && index === range.start)) {
       const headerY = 40
+      // the document number keeps its full width; the company and type take what is left
+      const number = w.fitLine(`${frame.docNumber}  ·  Version ${frame.version}`, "sans", 7.6, w.width * 0.45, 6.4)
+      const numberWidth = w.widthOf(number.text, "sans")
+      doc.fillColor(Colors.muted)
+      w.write(number.text, "sans", w.left + w.width - numberWidth, headerY, { lineBreak: false })
       w.font("sansSemiBold", 7.4, Colors.muted)
-      doc.text(`${frame.company.toUpperCase()}  ·  ${frame.documentType.toUpperCase()}`, w.left, headerY, {
-        width: w.width * 0.74,
-        height: 9,
-        lineBreak: false,
-        ellipsis: true,
-        characterSpacing: 0.4
-      })
-      w.font("sans", 7.6, Colors.muted)
-      doc.text(`${frame.docNumber}  ·  Version ${frame.version}`, w.left + w.width * 0.74, headerY, {
-        width: w.width * 0.26,
-        height: 9,
-        align: "right",
-        lineBreak: false,
-        ellipsis: true
-      })
+      const title = w.fitLine(
+        `${frame.company.toUpperCase()}  ·  ${frame.documentType.toUpperCase()}`,
+        "sansSemiBold",
+        7.4,
+        w.width - numberWidth - 18,
+        6.4
+      )
+      w.write(title.text, "sansSemiBold", w.left, headerY, { lineBreak: false })
       doc.moveTo(w.left, headerY + 13).lineTo(w.left + w.width, headerY + 13).lineWidth(0.5).strokeColor(Colors.rule)
         .stroke()
     }
     const footerY = Page.height - 44
     doc.moveTo(w.left, footerY - 6).lineTo(w.left + w.width, footerY - 6).lineWidth(0.5).strokeColor(Colors.rule)
       .stroke()
-    const left = frame.draft ? DraftNotice : frame.handling ?? ""
-    w.font(frame.draft ? "sansSemiBold" : "sans", 7.4, frame.draft ? Colors.watermark : Colors.muted)
-    doc.text(left, w.left, footerY, { width: w.width * 0.5, lineBreak: false, ellipsis: true })
-    w.font("sans", 7.4, Colors.muted)
-    doc.text(`${frame.docNumber} v${frame.version}`, w.left + w.width * 0.3, footerY, {
-      width: w.width * 0.4,
-      align: "center",
-      lineBreak: false
-    })
-    doc.text(`Page ${index - range.start + 1} of ${total}`, w.left + w.width * 0.6, footerY, {
-      width: w.width * 0.4,
-      align: "right",
-      lineBreak: false
-    })
+    // right: number, version and page, never shortened; left: the handling notice in the rest, shrunk or cut
+    const right = w.fitLine(
+      `${frame.docNumber} v${frame.version}  ·  Page ${index - range.start + 1} of ${total}`,
+      "sans",
+      7.4,
+      w.width * 0.5,
+      6.4
+    )
+    const rightWidth = w.widthOf(right.text, "sans")
+    doc.fillColor(Colors.muted)
+    w.write(right.text, "sans", w.left + w.width - rightWidth, footerY, { lineBreak: false })
+    const leftFont = frame.draft ? "sansSemiBold" : "sans"
+    const left = w.fitLine(
+      frame.draft ? DraftNotice : frame.handling ?? "",
+      leftFont,
+      7.4,
+      w.width - rightWidth - 18,
+      6
+    )
+    doc.fillColor(frame.draft ? Colors.watermark : Colors.muted)
+    w.write(left.text, leftFont, w.left, footerY + (7.4 - left.size) / 2, { lineBreak: false })
     doc.page.margins = margins
   }
 }

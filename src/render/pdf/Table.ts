@@ -15,11 +15,75 @@ export type Cell =
 
 const padX = 5
 const padY = 4.2
+/** The smallest type a cell shrinks to before a word that does not fit its column is broken. */
+const minCellType = 6.6
+
+const cellFont = (cell: Cell) => cell.kind === "text" && cell.bold ? "sansSemiBold" as const : "sans" as const
+
+/** Widest word of a cell: identifiers (ECCNs, Schedule B and model numbers, citations) must not break inside. */
+const widestWord = (w: Writer, cell: Cell): number => {
+  if (cell.kind === "badge") {
+    w.font("sansSemiBold", Type.table - 0.6)
+    return w.widthOf(cell.label, "sansSemiBold") + 12
+  }
+  const name = cellFont(cell)
+  w.font(name, Type.table)
+  return Math.max(0, ...cell.text.split(/\s+/).map((word) => w.widthOf(word, name)))
+}
+
+/** Type size at which every word of the cell fits `width` (down to a readable minimum). */
+const cellType = (w: Writer, cell: Cell, width: number): number => {
+  if (cell.kind === "badge") return Type.table
+  const widest = widestWord(w, cell)
+  return widest <= width ? Type.table : Math.max(minCellType, Math.floor(Type.table * (width / widest) * 10) / 10)
+}
 
 const cellHeight = (w: Writer, cell: Cell, width: number) => {
   if (cell.kind === "badge") return Type.table + 6
-  w.font(cell.bold ? "sansSemiBold" : "sans", Type.table)
-  return cell.text === "" ? Type.table : w.doc.heightOfString(cell.text, { width, lineGap: 1.2 })
+  const name = cellFont(cell)
+  w.font(name, cellType(w, cell, width))
+  return cell.text === "" ? Type.table : w.heightOf(cell.text, name, { width, lineGap: 1.2 })
+}
+
+/**
+ * Column widths from the declared proportions, widened where a column's widest word (or badge,
+ * or header word) needs it and taken from the columns with room to spare.
+ */
+export const columnWidths = (
+  w: Writer,
+  columns: ReadonlyArray<TableColumn>,
+  rows: ReadonlyArray<ReadonlyArray<Cell>>,
+  available: number,
+  header: boolean
+): Array<number> => {
+  const total = columns.reduce((sum, column) => sum + column.width, 0)
+  const wanted = columns.map((column) => (column.width / total) * available)
+  w.font("sansSemiBold", Type.label)
+  const minimum = columns.map((column, i) => {
+    const headerWord = header
+      ? Math.max(
+        0,
+        ...column.label.toUpperCase().split(/\s+/).map((word) => w.widthOf(word, "sansSemiBold") + 0.3 * word.length)
+      )
+      : 0
+    const content = Math.max(headerWord, ...rows.map((row) => (row[i] ? widestWord(w, row[i]) : 0)))
+    // no column claims more than half the table for one word: longer words shrink, then break
+    return Math.min(content + 2 * padX + 1, available / 2, wanted[i]! * 3)
+  })
+  const needed = minimum.reduce((sum, width) => sum + width, 0)
+  if (needed >= available) return minimum.map((width) => (width / needed) * available)
+  const widths = [...wanted]
+  for (let round = 0; round < columns.length; round++) {
+    const short = widths.map((width, i) => Math.max(0, minimum[i]! - width))
+    const deficit = short.reduce((sum, value) => sum + value, 0)
+    if (deficit < 0.01) break
+    const spare = widths.map((width, i) => (short[i]! > 0 ? 0 : width - minimum[i]!))
+    const room = spare.reduce((sum, value) => sum + value, 0)
+    widths.forEach((width, i) => {
+      widths[i] = short[i]! > 0 ? minimum[i]! : width - (spare[i]! / room) * Math.min(deficit, room)
+    })
+  }
+  return widths
 }
 
 /**
@@ -35,14 +99,15 @@ export const drawTable = (
   const indent = options.indent ?? 0
   const left = w.left + indent
   const available = w.width - indent
-  const total = columns.reduce((sum, column) => sum + column.width, 0)
-  const widths = columns.map((column) => (column.width / total) * available)
-  const xs = widths.map((_, i) => left + widths.slice(0, i).reduce((sum, width) => sum + width, 0))
   const showHeader = options.header ?? true
+  const widths = columnWidths(w, columns, rows, available, showHeader)
+  const xs = widths.map((_, i) => left + widths.slice(0, i).reduce((sum, width) => sum + width, 0))
 
   w.font("sansSemiBold", Type.label)
   const headerHeight = showHeader
-    ? Math.max(...columns.map((c, i) => w.doc.heightOfString(c.label.toUpperCase(), { width: widths[i]! - 2 * padX })))
+    ? Math.max(
+      ...columns.map((c, i) => w.heightOf(c.label.toUpperCase(), "sansSemiBold", { width: widths[i]! - 2 * padX }))
+    )
       + 2 * padY
     : 0
   const heights = rows.map((row) =>
@@ -61,7 +126,7 @@ export const drawTable = (
     w.doc.rect(left, top, available, headerHeight).fill(Colors.headerFill)
     columns.forEach((column, i) => {
       w.font("sansSemiBold", Type.label, Colors.muted)
-      w.doc.text(column.label.toUpperCase(), xs[i]! + padX, top + padY + 0.6, {
+      w.write(column.label.toUpperCase(), "sansSemiBold", xs[i]! + padX, top + padY + 0.6, {
         width: widths[i]! - 2 * padX,
         characterSpacing: 0.3
       })
@@ -91,11 +156,13 @@ export const drawTable = (
     if (r % 2 === 1) w.doc.rect(left, top, available, height).fill(Colors.zebra)
     row.forEach((cell, i) => {
       const x = xs[i]! + padX
+      const width = widths[i]! - 2 * padX
       if (cell.kind === "badge") {
-        w.badge(cell.label, cell.tone, x, top + padY - 1, Type.table - 0.6)
+        w.badge(cell.label, cell.tone, x, top + padY - 1, Type.table - 0.6, width)
       } else {
-        w.font(cell.bold ? "sansSemiBold" : "sans", Type.table, Colors.ink)
-        w.doc.text(cell.text, x, top + padY, { width: widths[i]! - 2 * padX, lineGap: 1.2 })
+        const name = cellFont(cell)
+        w.font(name, cellType(w, cell, width), Colors.ink)
+        w.write(cell.text, name, x, top + padY, { width, lineGap: 1.2 })
       }
     })
     w.doc.moveTo(left, top + height).lineTo(left + available, top + height).lineWidth(0.4).strokeColor(Colors.rule)

@@ -2,8 +2,10 @@ import PDFDocument from "pdfkit"
 import type { Tone } from "../../domain/documents/Fields.ts"
 import type { Picture } from "../graphics/Graphics.ts"
 import type { Block, Run } from "../Html.ts"
+import type { Fallback, FallbackFace } from "./FallbackFonts.ts"
 import { type FontName, fonts } from "./Fonts.ts"
 import { drawHtmlTable } from "./Table.ts"
+import { textRuns } from "./TextRuns.ts"
 import { Colors, contentWidth, Page, ToneColors, Type } from "./Theme.ts"
 
 export interface TocEntry {
@@ -26,8 +28,9 @@ export class Writer {
   private outlineParent: PDFKit.PDFOutline | undefined
   private readonly pictures: Array<{ picture: Picture; page: number; x: number; y: number }> = []
   private destinations = 0
+  private readonly registered = new Set<string>()
 
-  constructor(info: PDFKit.DocumentInfo) {
+  constructor(info: PDFKit.DocumentInfo, readonly fallback: Fallback) {
     this.doc = new PDFDocument({
       size: "LETTER",
       bufferPages: true,
@@ -75,6 +78,111 @@ export class Writer {
     return this
   }
 
+  private use(face: FontName | FallbackFace): PDFKit.Mixins.TextOptions {
+    if (typeof face === "string") {
+      this.doc.font(face)
+      return { features: undefined as unknown as Array<PDFKit.Mixins.OpenTypeFeatures> }
+    }
+    if (!this.registered.has(face.key)) {
+      this.doc.registerFont(face.key, face.font as any)
+      this.registered.add(face.key)
+    }
+    this.doc.font(face.key)
+    // pdfkit lays text out word by word unless features are given; joining and right-to-left runs need the whole run
+    return { features: (face.complex ? [] : undefined) as unknown as Array<PDFKit.Mixins.OpenTypeFeatures> }
+  }
+
+  /**
+   * `doc.text` for text from a payload: drawn run by run in the faces that have its glyphs (see
+   * `TextRuns`). Size and colour are the current ones; `x`/`y` undefined continues the flow.
+   */
+  write(text: string, name: FontName, x?: number, y?: number, options: PDFKit.Mixins.TextOptions = {}): void {
+    const runs = textRuns(text, name, this.fallback)
+    const last = runs.length - 1
+    runs.forEach((run, i) => {
+      const features = this.use(run.face)
+      const each = { ...options, ...features, continued: i < last ? true : options.continued ?? false }
+      if (i === 0 && x !== undefined) this.doc.text(run.text, x, y, each)
+      else this.doc.text(run.text, each)
+    })
+    this.doc.font(name)
+  }
+
+  /** Width of one line of `text` in `name` at the current size. */
+  widthOf(text: string, name: FontName, options: PDFKit.Mixins.TextOptions = {}): number {
+    let width = 0
+    for (const run of textRuns(text, name, this.fallback)) {
+      width += this.doc.widthOfString(run.text, { ...options, ...this.use(run.face) })
+    }
+    this.doc.font(name)
+    return width
+  }
+
+  /** Height of `text` wrapped at `width` in `name` at the current size. */
+  heightOf(text: string, name: FontName, options: PDFKit.Mixins.TextOptions & { width: number }): number {
+    const runs = textRuns(text, name, this.fallback)
+    this.doc.font(name)
+    if (runs.length === 1) return this.doc.heightOfString(text, options)
+    // runs in several faces wrap as one flow: lines counted from the widths, with room for word breaks
+    const line = this.doc.currentLineHeight(true) + (options.lineGap ?? 0)
+    const lines = text.split("\n").reduce((sum, part) => {
+      const width = this.widthOf(part, name, options)
+      return sum + Math.max(1, Math.ceil((width * (width > options.width ? 1.15 : 1)) / options.width))
+    }, 0)
+    return lines * line
+  }
+
+  /**
+   * One line of `text` that fits `width`: at `size`, else shrunk down to `minSize`, else cut
+   * with an ellipsis at `minSize`. Sets the font and size it returns.
+   */
+  fitLine(text: string, name: FontName, size: number, width: number, minSize = size): { text: string; size: number } {
+    this.doc.font(name).fontSize(size)
+    const natural = this.widthOf(text, name)
+    if (natural <= width) return { text, size }
+    const shrunk = Math.max(minSize, Math.floor(size * (width / natural) * 10) / 10)
+    this.doc.fontSize(shrunk)
+    if (this.widthOf(text, name) <= width) return { text, size: shrunk }
+    const chars = [...text]
+    let low = 0
+    let high = chars.length
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2)
+      if (this.widthOf(`${chars.slice(0, mid).join("").trimEnd()}…`, name) <= width) low = mid
+      else high = mid - 1
+    }
+    return { text: `${chars.slice(0, low).join("").trimEnd()}…`, size: shrunk }
+  }
+
+  /**
+   * `text` wrapped at `width` within `height`: at `size`, else at the largest size down to
+   * `minSize` that fits, else cut with an ellipsis at `minSize`. Sets the font and size it returns.
+   */
+  fitBlock(
+    text: string,
+    name: FontName,
+    box: { readonly size: number; readonly minSize: number; readonly width: number; readonly height: number }
+  ): { text: string; size: number } {
+    const fits = (value: string, size: number) => {
+      this.doc.font(name).fontSize(size)
+      return this.heightOf(value, name, { width: box.width }) <= box.height
+    }
+    for (let size = box.size; size > box.minSize; size = Math.max(box.minSize, size - 1)) {
+      if (fits(text, size)) return { text, size }
+    }
+    if (fits(text, box.minSize)) return { text, size: box.minSize }
+    const chars = [...text]
+    let low = 0
+    let high = chars.length
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2)
+      if (fits(`${chars.slice(0, mid).join("").trimEnd()}…`, box.minSize)) low = mid
+      else high = mid - 1
+    }
+    this.doc.fontSize(box.minSize)
+    return { text: `${chars.slice(0, low).join("").trimEnd()}…`, size: box.minSize }
+  }
+
   space(points: number): void {
     if (this.doc.y + points <= this.bottom) this.doc.y += points
   }
@@ -87,7 +195,7 @@ export class Writer {
     const destination = `section-${++this.destinations}`
     this.doc.addNamedDestination(destination, "XYZ", 0, Page.height - this.doc.y + 12, null)
     this.font("sansSemiBold", size, level === 1 ? Colors.navy : Colors.accent)
-    this.doc.text(title, this.left, this.doc.y, { width: this.width })
+    this.write(title, "sansSemiBold", this.left, this.doc.y, { width: this.width })
     if (level === 1) {
       const y = this.doc.y + 3
       this.doc.moveTo(this.left, y).lineTo(this.left + this.width, y).lineWidth(1.2).strokeColor(Colors.navy).stroke()
@@ -136,14 +244,18 @@ export class Writer {
   }
 
   runs(runs: ReadonlyArray<Run>, x: number, width: number, size: number, color: string = Colors.ink): void {
-    const last = runs.length - 1
-    this.doc.x = x
-    runs.forEach((run, index) => {
+    const pieces = runs.flatMap((run) => {
       const name: FontName = run.bold ? (run.italic ? "serifBoldItalic" : "serifSemiBold") : run.italic
         ? "serifItalic"
         : "serif"
+      return textRuns(run.text, name, this.fallback).map((piece) => ({ run, piece, name }))
+    })
+    const last = pieces.length - 1
+    this.doc.x = x
+    pieces.forEach(({ name, piece, run }, index) => {
       this.font(name, size, run.link ? Colors.link : color)
       const options: PDFKit.Mixins.TextOptions = {
+        ...this.use(piece.face),
         width,
         lineGap: Type.bodyGap * (size / Type.body),
         continued: index < last,
@@ -151,20 +263,28 @@ export class Writer {
         // pdfkit carries options from one continued call to the next: a run without a link resets it
         link: (run.link ?? null) as string
       }
-      if (index === 0) this.doc.text(run.text, x, this.doc.y, options)
-      else this.doc.text(run.text, options)
+      if (index === 0) this.doc.text(piece.text, x, this.doc.y, options)
+      else this.doc.text(piece.text, options)
     })
     this.doc.x = this.left
   }
 
-  /** A rounded status pill; returns its width. */
-  badge(label: string, tone: Tone, x: number, y: number, size = Type.small): number {
+  /**
+   * A rounded status pill no wider than `maxWidth` (its label shrinks, then is cut); returns its
+   * width.
+   */
+  badge(label: string, tone: Tone, x: number, y: number, size = Type.small, maxWidth = this.width): number {
     const colors = ToneColors[tone]
     this.font("sansSemiBold", size, colors.fg)
-    const width = this.doc.widthOfString(label) + 12
+    const fitted = this.fitLine(label, "sansSemiBold", size, maxWidth - 12, Math.max(6, size - 1.8))
+    const width = this.widthOf(fitted.text, "sansSemiBold") + 12
     const height = size + 6
     this.doc.roundedRect(x, y, width, height, height / 2).fill(colors.bg)
-    this.doc.fillColor(colors.fg).text(label, x + 6, y + 3.1, { width: width - 12, lineBreak: false })
+    this.doc.fillColor(colors.fg)
+    this.write(fitted.text, "sansSemiBold", x + 6, y + 3.1 + (size - fitted.size) / 2, {
+      width: width - 12 + 1,
+      lineBreak: false
+    })
     return width
   }
 
@@ -172,12 +292,14 @@ export class Writer {
   callout(text: string, tone: Tone = "neutral"): void {
     const colors = ToneColors[tone]
     this.font("serifItalic", Type.body, colors.fg)
-    const height = this.doc.heightOfString(text, { width: this.width - 24 }) + 16
+    const height = this.heightOf(text, "serifItalic", { width: this.width - 24 }) + 16
     this.ensure(height + 6)
     const top = this.doc.y
     this.doc.rect(this.left, top, this.width, height).fill(colors.bg)
     this.doc.rect(this.left, top, 3, height).fill(colors.fg)
-    this.font("serifItalic", Type.body, colors.fg).doc.text(text, this.left + 14, top + 8, { width: this.width - 24 })
+    this.font("serifItalic", Type.body, colors.fg).write(text, "serifItalic", this.left + 14, top + 8, {
+      width: this.width - 24
+    })
     this.doc.y = top + height + 8
   }
 

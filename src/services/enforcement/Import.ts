@@ -1,22 +1,29 @@
-import { Either, ParseResult, Schema } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Data, Effect, Either, ParseResult, Schema } from "effect"
 import { readFile, realpath, stat } from "node:fs/promises"
 import { isAbsolute, join, relative, resolve } from "node:path"
-import { agencyOfId, EnforcementAgency, EnforcementDocumentId, type ParseStatus } from "../../domain/Enforcement.ts"
+import {
+  agencyOfId,
+  EnforcementAgency,
+  EnforcementDocumentId,
+  type ParseStatus,
+  parseStatuses
+} from "../../domain/Enforcement.ts"
 import { IsoDate } from "../../domain/Research.ts"
-import * as ArchiveIndex from "./ArchiveIndex.ts"
-import { type ArchiveStore, type StoredDocument, tally } from "./ArchiveStore.ts"
-import { extractMarkdown } from "./PdfText.ts"
+import type { ArchiveRepo, ArchiveWrite } from "./ArchiveRepo.ts"
+import { maxPdfBytes, parseFile, type ParseOutcome, parserVersion, withoutFile } from "./ParsePipeline.ts"
 
 /**
  * The operator import: `<dir>/metadata.json` (an array of records, or `{ "documents": [...] }`)
  * plus the PDFs it names by path relative to `<dir>`. Every record is validated before anything is
  * written; one invalid record aborts the import. PDFs are text-extracted here, once, so the
  * service only ever reads stored text. Without `replace`, records are merged into the current
- * archive by id (a record without a PDF keeps the PDF stored earlier for the same id).
+ * archive by id (a record without a PDF keeps the PDF stored earlier for the same id). Everything
+ * is written in one transaction: a running service sees the archive before or after, never a mix.
  */
 
 export const maxMetadataBytes = 50 * 1024 * 1024
-export const maxPdfBytes = 64 * 1024 * 1024
+export { maxPdfBytes }
 
 const HttpsUrl = Schema.String.pipe(
   Schema.maxLength(2000),
@@ -45,18 +52,17 @@ export type ImportRecord = typeof ImportRecord.Type
 
 const Metadata = Schema.Union(Schema.Array(Schema.Unknown), Schema.Struct({ documents: Schema.Array(Schema.Unknown) }))
 
-export class ImportRejected extends Error {
-  constructor(readonly problems: ReadonlyArray<string>) {
-    super(`import rejected: ${problems.length} problem(s)`)
+export class ImportRejected extends Data.TaggedError("ImportRejected")<{ readonly problems: ReadonlyArray<string> }> {
+  override get message() {
+    return `import rejected: ${this.problems.length} problem(s)`
   }
 }
 
 export interface ImportReport {
-  readonly generation: string
   readonly imported: number
   readonly total: number
   readonly byStatus: Record<ParseStatus, number>
-  /** Records whose file could not be read as a PDF (stored as `failed`). */
+  /** Records whose file could not be read as a PDF (recorded as `failed` with the reason). */
   readonly warnings: ReadonlyArray<string>
 }
 
@@ -110,26 +116,20 @@ const locatePdf = async (dir: string, id: string, pdf: string) => {
   return { path }
 }
 
-export const importDirectory = async (
-  store: ArchiveStore,
-  dir: string,
-  options: {
-    readonly replace?: boolean
-    readonly now?: Date
-    /** Called after each record is stored (PDFs of up to 64 MB make this the long part). */
-    readonly onRecord?: (done: number, total: number) => void
-  } = {}
-): Promise<ImportReport> => {
+const readMetadata = async (dir: string) => {
   const metadataPath = join(dir, "metadata.json")
   const size = (await stat(metadataPath)).size
-  if (size > maxMetadataBytes) throw new ImportRejected([`metadata.json is larger than ${maxMetadataBytes} bytes`])
+  if (size > maxMetadataBytes) {
+    throw new ImportRejected({ problems: [`metadata.json is larger than ${maxMetadataBytes} bytes`] })
+  }
   const parsed = Schema.decodeUnknownEither(Schema.parseJson(Metadata))(await readFile(metadataPath, "utf8"))
-  if (Either.isLeft(parsed)) throw new ImportRejected(["metadata.json is not a JSON array of records or { documents }"])
+  if (Either.isLeft(parsed)) {
+    throw new ImportRejected({ problems: ["metadata.json is not a JSON array of records or { documents }"] })
+  }
   const raw = Array.isArray(parsed.right)
     ? parsed.right
     : (parsed.right as { documents: ReadonlyArray<unknown> }).documents
   const { problems, records } = validate(raw)
-
   const pdfPaths = new Map<string, string>()
   for (const record of records) {
     if (record.pdf == null) continue
@@ -137,92 +137,108 @@ export const importDirectory = async (
     if (located.path === undefined) problems.push(located.problem)
     else pdfPaths.set(record.id, located.path)
   }
-  if (problems.length > 0) throw new ImportRejected(problems)
-
-  const previousName = options.replace ? undefined : await store.currentName()
-  const previous = previousName === undefined ? [] : (await store.load(previousName)).catalog.documents
-  const byId = new Map<string, StoredDocument>(previous.map((document) => [document.id, document]))
-
-  const warnings: Array<string> = []
-  for (const [done, record] of records.entries()) {
-    const path = pdfPaths.get(record.id)
-    const bytes = path === undefined ? undefined : new Uint8Array(await readFile(path))
-    const stored = await storedDocument(store, record, byId.get(record.id), bytes)
-    if (stored.warning !== undefined) warnings.push(stored.warning)
-    byId.set(record.id, stored.document)
-    options.onRecord?.(done + 1, records.length)
-  }
-
-  const documents = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
-  const indexed: Array<ArchiveIndex.IndexedDocument> = []
-  for (const document of documents) {
-    const body = document.text_sha256 === null
-      ? ""
-      : new TextDecoder().decode(await store.readBlob(document.text_sha256, "md"))
-    indexed.push({ id: document.id, party: document.party ?? "", title: document.title, body })
-  }
-  const now = options.now ?? new Date()
-  const catalog = { format: 1 as const, imported_at: now.toISOString(), documents }
-  const generation = await store.publish(catalog, ArchiveIndex.build(indexed), now)
-  return { generation, imported: records.length, total: documents.length, byStatus: tally(documents), warnings }
+  if (problems.length > 0) throw new ImportRejected({ problems })
+  return { records, pdfPaths }
 }
 
-const withoutFile = { pdf_sha256: null, text_sha256: null, pages: null, text_chars: null }
+export const importDirectory = (
+  repo: ArchiveRepo,
+  dir: string,
+  options: {
+    readonly replace?: boolean
+    /** Called after each record is parsed (PDFs of up to 64 MB make this the long part). */
+    readonly onRecord?: (done: number, total: number) => void
+  } = {}
+): Effect.Effect<ImportReport, ImportRejected | SqlError> =>
+  Effect.gen(function*() {
+    const { pdfPaths, records } = yield* Effect.tryPromise({
+      try: () => readMetadata(dir),
+      catch: (error) =>
+        error instanceof ImportRejected
+          ? error
+          : new ImportRejected({ problems: [`cannot read the import: ${String(error)}`] })
+    })
+    const earlier = options.replace ? [] : yield* repo.full(records.map((record) => record.id))
+    const earlierById = new Map(earlier.map((document) => [document.id, document]))
+    const writes: Array<ArchiveWrite> = []
+    const warnings: Array<string> = []
+    for (const [done, record] of records.entries()) {
+      const path = pdfPaths.get(record.id)
+      const bytes = path === undefined ? undefined : new Uint8Array(yield* Effect.promise(() => readFile(path)))
+      const stored = yield* storedDocument(repo, record, earlierById.get(record.id), bytes)
+      if (stored.warning !== undefined) warnings.push(stored.warning)
+      writes.push(stored.document)
+      options.onRecord?.(done + 1, records.length)
+    }
+    yield* repo.withTransaction(Effect.gen(function*() {
+      if (options.replace) yield* repo.clear
+      yield* repo.upsert(writes)
+    }))
+    yield* repo.pruneFiles
+    const counts = yield* repo.counts
+    const byStatus = Object.fromEntries(parseStatuses.map((status) => [status, 0])) as Record<ParseStatus, number>
+    let total = 0
+    for (const group of counts.groups) {
+      byStatus[group.parseStatus as ParseStatus] += group.n
+      total += group.n
+    }
+    return { imported: records.length, total, byStatus, warnings }
+  })
 
 /**
  * The stored form of one record. Without a file it is `pending` (a PDF is known upstream) or
  * `no_pdf`, unless a PDF was stored for the id before, which is kept; a file that is not a
- * readable PDF is `failed` (or, again, the earlier PDF is kept).
+ * readable PDF is `failed` with the reason (or, again, the earlier PDF is kept).
  */
-const storedDocument = async (
-  store: ArchiveStore,
+const storedDocument = (
+  repo: ArchiveRepo,
   record: ImportRecord,
-  earlier: StoredDocument | undefined,
+  earlier: ArchiveWrite | undefined,
   bytes: Uint8Array | undefined
-): Promise<{ readonly document: StoredDocument; readonly warning?: string }> => {
-  const base = {
-    id: record.id,
-    agency: record.agency,
-    party: record.party ?? null,
-    title: record.title,
-    date: record.date ?? null,
-    original_doc_url: record.original_doc_url ?? null,
-    source_url: record.source_url ?? null
-  }
-  const keptFile = earlier !== undefined && earlier.pdf_sha256 !== null ? { ...earlier, ...base } : undefined
-  if (bytes === undefined) {
-    return {
-      document: keptFile ??
-        { ...base, ...withoutFile, parse_status: base.original_doc_url === null ? "no_pdf" : "pending" }
+): Effect.Effect<{ readonly document: ArchiveWrite; readonly warning?: string }, SqlError> =>
+  Effect.gen(function*() {
+    const meta = { party: record.party ?? null, title: record.title }
+    const common = {
+      id: record.id,
+      agency: record.agency,
+      source: "import",
+      party: meta.party,
+      title: record.title,
+      date: record.date ?? null,
+      originalDocUrl: record.original_doc_url ?? null,
+      sourceUrl: record.source_url ?? null,
+      fingerprint: null,
+      parserVersion
     }
-  }
-  const extracted = await extractPdf(bytes)
-  if (extracted === undefined) {
-    return keptFile !== undefined
-      ? { document: keptFile, warning: `${record.id}: the file is not a readable PDF; the PDF stored earlier is kept` }
-      : {
-        document: { ...base, ...withoutFile, parse_status: "failed" },
-        warning: `${record.id}: the file is not a readable PDF; recorded as failed and not stored`
+    const keptFile = earlier !== undefined && earlier.pdfSha256 !== null ? { ...earlier, ...common } : undefined
+    const written = (outcome: ParseOutcome, pdfSha256: string | null, attempts: number): ArchiveWrite => ({
+      ...common,
+      ...outcome,
+      pdfSha256,
+      parseAttempts: attempts
+    })
+    if (bytes === undefined) {
+      return {
+        document: keptFile ?? written(
+          common.originalDocUrl === null
+            ? withoutFile("no_pdf", null, meta)
+            : withoutFile("pending", "imported without its file", meta),
+          null,
+          0
+        )
       }
-  }
-  const text = extracted.markdown
-  return {
-    document: {
-      ...base,
-      parse_status: text.length > 0 ? "parsed" : "no_text",
-      pdf_sha256: await store.putBlob(bytes, "pdf"),
-      text_sha256: text.length > 0 ? await store.putBlob(new TextEncoder().encode(text), "md") : null,
-      pages: extracted.pages,
-      text_chars: text.length
     }
-  }
-}
-
-const extractPdf = async (bytes: Uint8Array) => {
-  if (!new TextDecoder().decode(bytes.subarray(0, 1024)).includes("%PDF-")) return undefined
-  try {
-    return await extractMarkdown(bytes)
-  } catch {
-    return undefined
-  }
-}
+    const outcome = yield* parseFile(bytes, meta)
+    if (outcome.parseStatus === "failed") {
+      return keptFile !== undefined
+        ? {
+          document: keptFile,
+          warning: `${record.id}: the file is not a readable PDF; the PDF stored earlier is kept`
+        }
+        : {
+          document: written(outcome, null, 1),
+          warning: `${record.id}: the file is not a readable PDF; recorded as failed and not stored`
+        }
+    }
+    return { document: written(outcome, yield* repo.putFile(bytes), 1) }
+  })

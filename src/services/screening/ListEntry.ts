@@ -10,6 +10,7 @@ export interface ListEntry {
   /** Upper-cased country codes from addresses, the ISN `country`, nationalities and citizenships. */
   readonly countries: ReadonlyArray<string>
   readonly altNames: ReadonlyArray<string>
+  readonly personal: boolean
 }
 
 const present = (values: ReadonlyArray<string | null> | null | undefined): Array<string> =>
@@ -32,6 +33,7 @@ export const toEntry = (record: BulkRecord): ListEntry => {
     code: sourceCode(record.source),
     names: searchableNames(record.name, altNames),
     countries: countriesOf(record),
-    altNames
+    altNames,
+    personal: record.type === "Individual"
   }
 }

@@ -2,7 +2,8 @@ import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
 import type { SearchableName } from "./Aliases.ts"
 import * as DeletionIndex from "./DeletionIndex.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
-import { hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
+import { isPinyin } from "./Sinitic.ts"
+import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
 
 /**
  * The searchable form of a list: one indexed name per name and alias, each a sequence of token ids
@@ -16,6 +17,8 @@ import { hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
 /** Anything searched by name: a list entry, an enforcement record … */
 export interface Named {
   readonly names: ReadonlyArray<SearchableName>
+  /** A natural person: the order of given and family names is evidence (see `nameOrdered`). */
+  readonly personal?: boolean | undefined
 }
 
 export interface NameIndex {
@@ -34,6 +37,18 @@ export interface NameIndex {
   readonly nameAlternateMask: Int32Array
   /** Sum of token weights per name. */
   readonly nameWeight: Float32Array
+  /**
+   * 1 for a person's name whose word order identifies: not Pinyin-shaped (Chinese names are
+   * written family name first or last alike). A query that pairs its words in another order than
+   * the name's (as written, or given names first for "SURNAME, Given") scores lower.
+   */
+  readonly nameOrdered: Uint8Array
+  /** Words before the comma of a "SURNAME, Given" name (0 without one). */
+  readonly nameSurnameCount: Int32Array
+  /** Consonant skeleton of every dictionary entry → ids (how romanised abjad words are looked up). */
+  readonly skeletons: ReadonlyMap<string, ReadonlyArray<number>>
+  /** Single-token ids in alphabetical order of their text (prefix lookups of truncated words). */
+  readonly sortedTokens: Int32Array
 
   readonly dictionary: ReadonlyMap<string, number>
   readonly tokens: ReadonlyArray<string>
@@ -61,9 +76,11 @@ export const classWeight: Record<TokenClass, number> = {
   [TokenClass.name]: 1,
   [TokenClass.legalForm]: 0.1,
   [TokenClass.honorific]: 0.06,
-  [TokenClass.filler]: 0.08
+  [TokenClass.filler]: 0.08,
+  [TokenClass.patronymic]: 0.3
 }
 
+const classCount = Object.keys(TokenClass).length
 const minNameWeight = 0.2
 /** A single letter is mostly an initial: weak evidence however rare. */
 const initialWeight = 0.25
@@ -79,12 +96,17 @@ export const rarityWeight = (namesWithToken: number, names: number): number =>
  * Given-names-first order of an OFAC-style "SURNAME, Given Names" string, as token positions: joins
  * are also taken in that order, since that is how people write the name.
  */
+const surnameCountOf = (listed: string, count: number): number => {
+  const comma = listed.indexOf(",")
+  if (comma <= 0 || count < 2) return 0
+  const surnameCount = normalize(listed.slice(0, comma)).tokens.length
+  return surnameCount >= count ? 0 : surnameCount
+}
+
 const readingOrders = (listed: string, count: number): Array<Array<number>> => {
   const positions = Array.from({ length: count }, (_, i) => i)
-  const comma = listed.indexOf(",")
-  if (comma <= 0 || count < 2) return [positions]
-  const surnameCount = normalize(listed.slice(0, comma)).tokens.length
-  if (surnameCount === 0 || surnameCount >= count) return [positions]
+  const surnameCount = surnameCountOf(listed, count)
+  if (surnameCount === 0) return [positions]
   return [positions, [...positions.slice(surnameCount), ...positions.slice(0, surnameCount)]]
 }
 
@@ -131,6 +153,7 @@ const postings = (listsByName: ReadonlyArray<ReadonlyArray<number>>, ids: number
 
 interface PendingName {
   readonly entry: number
+  readonly personal: boolean
   readonly alias: number
   readonly listed: string
   readonly name: NormalizedName
@@ -158,7 +181,7 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
       const name = normalize(searchable.text)
       if (name.key === "" || seen.has(name.key)) return
       seen.add(name.key)
-      pending.push({ entry: entryIndex, alias, listed: searchable.listed, name })
+      pending.push({ entry: entryIndex, personal: entry.personal === true, alias, listed: searchable.listed, name })
     })
   }
   const nameIds = pending.map((item) => item.name.tokens.map(intern))
@@ -192,11 +215,11 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
   const nameCount = pending.length
   const occurrences = new Int32Array(singleTokenCount)
   const lowInformation = new Int32Array(singleTokenCount)
-  const classVotes = new Int32Array(singleTokenCount * 4)
+  const classVotes = new Int32Array(singleTokenCount * classCount)
   pending.forEach((item, nameIndex) => {
     nameIds[nameIndex]!.forEach((id, k) => {
       occurrences[id]!++
-      classVotes[id * 4 + item.name.classes[k]!]!++
+      classVotes[id * classCount + item.name.classes[k]!]!++
       if (item.name.classes[k] !== TokenClass.name) lowInformation[id]!++
     })
   })
@@ -216,8 +239,8 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
   for (let id = 0; id < tokens.length; id++) {
     let cls: TokenClass = TokenClass.name
     if (id < singleTokenCount && lowInformation[id]! * 2 > occurrences[id]!) {
-      for (const candidate of [TokenClass.legalForm, TokenClass.honorific, TokenClass.filler]) {
-        if (classVotes[id * 4 + candidate]! > classVotes[id * 4 + cls]!) cls = candidate
+      for (const candidate of [TokenClass.legalForm, TokenClass.honorific, TokenClass.filler, TokenClass.patronymic]) {
+        if (classVotes[id * classCount + candidate]! > classVotes[id * classCount + cls]!) cls = candidate
       }
     }
     tokenClass[id] = cls
@@ -255,6 +278,19 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     else exact.set(item.name.key, [nameIndex])
   })
 
+  const skeletons = new Map<string, Array<number>>()
+  for (let id = 0; id < tokens.length; id++) {
+    if (id % stepEvery === 0) yield
+    if (hasDigit(tokens[id]!)) continue
+    const key = consonantSkeleton(tokens[id]!)
+    if (key === "") continue
+    const list = skeletons.get(key)
+    if (list) list.push(id)
+    else skeletons.set(key, [id])
+  }
+  const sortedTokens = Int32Array.from({ length: singleTokenCount }, (_, id) => id)
+    .sort((a, b) => (tokens[a]! < tokens[b]! ? -1 : tokens[a]! > tokens[b]! ? 1 : 0))
+
   const deletions = yield* DeletionIndex.buildSteps(tokens.slice(0, singleTokenCount))
   const nameTokenCsr = csr(nameIds)
   const nameAlternateCsr = csr(alternates)
@@ -271,6 +307,13 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     nameAlternates: nameAlternateCsr.values,
     nameAlternateMask: csr(alternateMasks).values,
     nameWeight,
+    nameOrdered: Uint8Array.from(
+      pending,
+      (item) => item.personal && item.name.tokens.length >= 2 && !item.name.tokens.every(isPinyin) ? 1 : 0
+    ),
+    nameSurnameCount: Int32Array.from(pending, (item) => surnameCountOf(item.listed, item.name.tokens.length)),
+    skeletons,
+    sortedTokens,
     dictionary,
     tokens,
     singleTokenCount,

@@ -12,7 +12,16 @@ export interface NormalizedName {
   readonly forms: ReadonlyArray<CanonicalForm>
   /** The canonical words in order: what exact (non-fuzzy) screening compares. */
   readonly key: string
+  /** Per token, `TokenMark` bits: how it was written (script, abbreviation point). */
+  readonly marks: ReadonlyArray<number>
 }
+
+/**
+ * How a token was written. `abjad`: romanised from Arabic or Hebrew script, which leave short
+ * vowels unwritten ("محمد" → "mhmd"), so it is compared by consonants. `dotted`: followed by a
+ * full stop, as an abbreviation is ("Fed.", "Kor.").
+ */
+export const TokenMark = { abjad: 1, dotted: 2 } as const
 
 export interface CanonicalForm {
   readonly text: string
@@ -37,12 +46,24 @@ const toAscii = (text: string): string =>
     return unspacedScripts.test(run) ? ascii.replace(lowerUpper, "$1 $2") : ascii
   })
 
+/**
+ * Greek digraphs written for Latin sounds Greek lacks (ΜΠ for B, ΝΤ for D, ΓΚ for G, ΟΥ for U):
+ * folded before romanisation, which would spell them letter by letter ("MPORIS" for "Boris").
+ */
+const greekDigraphs: ReadonlyArray<readonly [RegExp, string]> = [
+  [/μπ/giu, "b"],
+  [/ντ/giu, "d"],
+  [/γκ/giu, "g"],
+  [/ου/giu, "u"]
+]
+const greek = /\p{Script=Greek}/u
+const abjadScript = /[\p{Script=Arabic}\p{Script=Hebrew}]/u
+
 const joiners = /['`\u00b4]/g
 const acronym = /\b(?:[a-z0-9]\.){2,}/g
 const separators = /[^a-z0-9]+/
 
-/** Lowercase ASCII words: apostrophes join ("Xi'an" → "xian"), dotted acronyms close up ("U.S.A." → "usa"). */
-export const words = (text: string): Array<string> =>
+const wordsOf = (text: string): Array<string> =>
   toAscii(text)
     .toLowerCase()
     .replace(joiners, "")
@@ -51,6 +72,28 @@ export const words = (text: string): Array<string> =>
     .split(separators)
     .filter((word) => word.length > 0)
 
+/** Lowercase ASCII words: apostrophes join ("Xi'an" → "xian"), dotted acronyms close up ("U.S.A." → "usa"). */
+export const words = (text: string): Array<string> => wordsOf(text)
+
+/** The words of a text with their `TokenMark` bits, read one space-separated piece at a time. */
+const markedWords = (text: string): { tokens: Array<string>; marks: Array<number> } => {
+  const tokens: Array<string> = []
+  const marks: Array<number> = []
+  for (const piece of text.split(/\s+/)) {
+    if (piece === "") continue
+    let source = piece
+    if (greek.test(source)) { for (const [digraph, latin] of greekDigraphs) source = source.replace(digraph, latin) }
+    const found = wordsOf(source)
+    const mark = abjadScript.test(piece) ? TokenMark.abjad : 0
+    found.forEach((word, i) => {
+      tokens.push(word)
+      const dotted = i === found.length - 1 && /[A-Za-z]\.$/.test(piece) && !/^(?:[A-Za-z]\.){2,}$/.test(piece)
+      marks.push(mark | (dotted ? TokenMark.dotted : 0))
+    })
+  }
+  return { tokens, marks }
+}
+
 const span = (from: number, count: number) => {
   let mask = 0
   for (let i = from; i < from + count; i++) mask |= 1 << i
@@ -58,7 +101,9 @@ const span = (from: number, count: number) => {
 }
 
 export const normalize = (text: string, maxTokens = Number.POSITIVE_INFINITY): NormalizedName => {
-  const tokens = words(text).slice(0, maxTokens)
+  const marked = markedWords(text)
+  const tokens = marked.tokens.slice(0, maxTokens)
+  const marks = marked.marks.slice(0, maxTokens)
   const classes = tokens.map(classOf)
   const forms: Array<CanonicalForm> = []
   const key: Array<string> = []
@@ -80,7 +125,7 @@ export const normalize = (text: string, maxTokens = Number.POSITIVE_INFINITY): N
       keyNext = i + 1
     }
   }
-  return { tokens, classes, forms, key: key.join(" ") }
+  return { tokens, classes, forms, key: key.join(" "), marks }
 }
 
 export { TokenClass }

@@ -1,8 +1,8 @@
 import { MaxNameTokens } from "../../domain/Screening.ts"
 import type { NameIndex } from "./NameIndex.ts"
 import { classWeight } from "./NameIndex.ts"
-import { normalize, TokenClass } from "./Normalize.ts"
-import { hasDigit, type PhoneticKeys, phoneticKeys, similarity } from "./TokenSimilarity.ts"
+import { normalize, TokenClass, TokenMark } from "./Normalize.ts"
+import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys, similarity } from "./TokenSimilarity.ts"
 
 /**
  * A query prepared against one index: its tokens and their weights, its slots (each token, and
@@ -74,6 +74,49 @@ const weightOf = (index: NameIndex, token: string, cls: TokenClass, similar: Map
 const linkCapacity = 1 << 16
 
 /**
+ * Similarity of a romanised Arabic or Hebrew word to a listed word with the same consonants: high
+ * for three or more consonants, lower for the short skeletons many names share ("l" for "Ali").
+ */
+const abjadSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.92 : skeleton.length === 2 ? 0.88 : 0.8)
+
+/**
+ * A word cut short stands for the listed words it begins ("Shen" → "Shenzhen", "Fed." → "Federal"):
+ * with a full stop from two letters, without one from four (shorter bare words are whole words
+ * more often than cuts). Weaker than a spelling match without the stop, and only when few listed
+ * words begin so (the cut must still point somewhere).
+ */
+const truncationSimilarity = { dotted: 0.93, bare: 0.86 }
+const maxCompletions = { dotted: 256, bare: 64 }
+/** The listed word must be this many letters longer than the cut. */
+const minCutLetters = 2
+
+/**
+ * Digits people and OCR put for letters that look alike ("Ig0r Sech1n"): folded back in words that
+ * are mostly letters. Series numbers ("S7", "3K") are short or mostly digits and stay as they are.
+ */
+const lookalikeLetters: Record<string, string> = {
+  "0": "o",
+  "1": "i",
+  "3": "e",
+  "4": "a",
+  "5": "s",
+  "8": "b",
+  "9": "g"
+}
+const lookalikeFolded = (token: string): string | undefined => {
+  const digits = token.replace(/[^0-9]/g, "").length
+  if (digits === 0 || token.length < 4 || digits * 3 > token.length || !/^[a-z]/.test(token.replace(/[0-9]/g, ""))) {
+    return undefined
+  }
+  const folded = token.replace(/[0-9]/g, (digit) => lookalikeLetters[digit] ?? digit)
+  return hasDigit(folded) ? undefined : folded
+}
+/** A lookalike-folded word is a little less certain than one typed in letters. */
+const lookalikeDiscount = 0.97
+/** A word repeated in the query ("Sergey Sergey Shoigu") is a slip: its repeat weighs this share. */
+const repeatWeightShare = 0.1
+
+/**
  * Prepares queries for one index. A token is compared with its deletion neighbours and
  * sound-alikes; an alternate form is looked up exactly (joins exist to catch split and joined
  * words and boundary shifts such as "LAUREN TNKUNDA", not to stack a second fuzziness on top).
@@ -99,6 +142,54 @@ export const makePreparer = (index: NameIndex) => {
     if (index.tokenHasDigit[id] === 1) return
     const score = similarity(text, index.tokens[id]!, keys, index.tokenKeys[id]!)
     if (score > 0) similar.set(id, score)
+  }
+
+  /** Listed words the cut `text` begins, added to `similar`. */
+  const completions = (text: string, dotted: boolean, similar: Map<number, number>) => {
+    const sorted = index.sortedTokens
+    let low = 0
+    let high = sorted.length
+    while (low < high) {
+      const mid = (low + high) >> 1
+      if (index.tokens[sorted[mid]!]! < text) low = mid + 1
+      else high = mid
+    }
+    const limit = dotted ? maxCompletions.dotted : maxCompletions.bare
+    let end = low
+    while (end < sorted.length && end - low <= limit && index.tokens[sorted[end]!]!.startsWith(text)) end++
+    if (end - low > limit) return
+    const value = dotted ? truncationSimilarity.dotted : truncationSimilarity.bare
+    for (let k = low; k < end; k++) {
+      const id = sorted[k]!
+      if (index.tokens[id]!.length < text.length + minCutLetters || index.tokenHasDigit[id] === 1) continue
+      if ((similar.get(id) ?? 0) < value) similar.set(id, value)
+    }
+  }
+
+  const abjadMatches = (text: string, similar: Map<number, number>) => {
+    const skeleton = consonantSkeleton(text)
+    if (skeleton === "") return
+    const value = abjadSimilarity(skeleton)
+    for (const id of index.skeletons.get(skeleton) ?? []) {
+      if ((similar.get(id) ?? 0) < value) similar.set(id, value)
+    }
+  }
+
+  const resemblingToken = (text: string, mark: number): Map<number, number> => {
+    const folded = lookalikeFolded(text)
+    if (folded !== undefined) {
+      const similar = resembling(text, true)
+      for (const [id, score] of resembling(folded, true)) {
+        if ((similar.get(id) ?? 0) < score * lookalikeDiscount) similar.set(id, score * lookalikeDiscount)
+      }
+      return similar
+    }
+    const similar = resembling(text, true)
+    if (hasDigit(text)) return similar
+    if ((mark & TokenMark.abjad) !== 0) abjadMatches(text, similar)
+    const dotted = (mark & TokenMark.dotted) !== 0
+    if (text.length >= (dotted ? 2 : 4)) completions(text, dotted, similar)
+    return similar
   }
 
   const resembling = (text: string, fuzzy: boolean): Map<number, number> => {
@@ -135,14 +226,15 @@ export const makePreparer = (index: NameIndex) => {
   }
 
   return (text: string): PreparedQuery => {
-    const { classes, forms, key, tokens } = normalize(text, MaxNameTokens)
+    const { classes, forms, key, marks, tokens } = normalize(text, MaxNameTokens)
     const slots: Array<QuerySlot> = []
     const weights = new Float64Array(tokens.length)
     let totalWeight = 0
     for (let i = 0; i < tokens.length; i++) {
-      const similar = resembling(tokens[i]!, true)
+      const similar = resemblingToken(tokens[i]!, marks[i]!)
       slots.push({ text: tokens[i]!, mask: 1 << i, similar })
-      weights[i] = weightOf(index, tokens[i]!, classes[i]!, similar)
+      const repeated = tokens.indexOf(tokens[i]!) < i
+      weights[i] = weightOf(index, tokens[i]!, classes[i]!, similar) * (repeated ? repeatWeightShare : 1)
       totalWeight += weights[i]!
     }
     for (let i = 1; i < tokens.length; i++) {

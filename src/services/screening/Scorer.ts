@@ -1,6 +1,7 @@
 import type { NameIndex } from "./NameIndex.ts"
 import { maxMaskedTokens } from "./Normalize.ts"
 import type { PreparedQuery } from "./Query.ts"
+import { TokenClass } from "./Vocabulary.ts"
 
 /**
  * The score of one indexed name against a prepared query, 0–1.
@@ -19,6 +20,17 @@ import type { PreparedQuery } from "./Query.ts"
 
 export const unmatchedQueryCost = 1
 export const unmatchedNameCost = 0.2
+/**
+ * A query word between two words that matched a person's name is most likely a middle, clan or
+ * father's name the list leaves out ("Sergey Kuzhugetovich Shoigu"): it costs this share.
+ */
+export const insertedPartCost = 0.45
+/**
+ * Factor on a person's name matched in another word order than the list writes it ("Friedrich
+ * Hans" for "Hans Friedrich", "Mahmud bin Rashid" for "Rashid bin Mahmud"): below the default
+ * threshold even when every word matched, unless one of the entry's names has that order.
+ */
+export const reorderedPersonFactor = 0.8
 /** Similarity of an initial to a word it could abbreviate ("J" ~ "JOHN"). */
 export const initialSimilarity = 0.8
 
@@ -38,6 +50,7 @@ const pairSimilarity = new Float64Array(capacity)
 const pairWeight = new Float64Array(capacity)
 const pairTaken = new Uint8Array(capacity)
 let pairCount = 0
+const chosen = new Int32Array(64)
 
 const addPair = (query: number, name: number, similarity: number) => {
   if (pairCount === capacity) return
@@ -96,6 +109,7 @@ export const score = (index: NameIndex, query: PreparedQuery, name: number): num
   let usedName = 0
   let found = 0
   let paired = 0
+  let chosenCount = 0
   for (;;) {
     let best = -1
     for (let p = 0; p < pairCount; p++) {
@@ -111,12 +125,69 @@ export const score = (index: NameIndex, query: PreparedQuery, name: number): num
     }
     if (best === -1) break
     pairTaken[best] = 1
+    if (chosenCount < chosen.length) chosen[chosenCount++] = best
     usedQuery |= pairQuery[best]!
     usedName |= pairName[best]!
     found += pairSimilarity[best]! * pairWeight[best]!
     paired += pairWeight[best]!
   }
-  const leftInQuery = query.totalWeight - queryWeight(query, usedQuery)
+  const ordered = index.nameOrdered[name] === 1
+  const leftInQuery = ordered
+    ? unmatchedQueryWeight(query, usedQuery)
+    : query.totalWeight - queryWeight(query, usedQuery)
   const leftInName = index.nameWeight[name]! - nameWeight(index, tokenStart, aligned, usedName)
-  return found / (paired + unmatchedQueryCost * leftInQuery + unmatchedNameCost * leftInName)
+  const value = found / (paired + unmatchedQueryCost * leftInQuery + unmatchedNameCost * leftInName)
+  return ordered && !inListedOrder(query, chosenCount, aligned, index.nameSurnameCount[name]!)
+    ? value * reorderedPersonFactor
+    : value
+}
+
+const lowestBit = (mask: number) => 31 - Math.clz32(mask & -mask)
+
+/** Weight of the query words left unpaired, those between paired words at `insertedPartCost`. */
+const unmatchedQueryWeight = (query: PreparedQuery, used: number) => {
+  if (used === 0) return query.totalWeight
+  const first = lowestBit(used)
+  const last = 31 - Math.clz32(used)
+  let sum = 0
+  for (let i = 0; i < query.tokens.length; i++) {
+    if (used & (1 << i)) continue
+    sum += query.weights[i]! * (i > first && i < last ? insertedPartCost : 1)
+  }
+  return sum
+}
+
+/**
+ * Whether the paired name words (of the query's name-class words) come in the name's order as
+ * written or, for "SURNAME, Given" names, given names first. Joined pairs count by their first word.
+ */
+const inListedOrder = (query: PreparedQuery, count: number, aligned: number, surnameCount: number) => {
+  let previousQuery = -1
+  let lastWritten = -1
+  let lastReading = -1
+  let written = true
+  let reading = surnameCount > 0
+  for (let step = 0; step < count; step++) {
+    // the next pair in query order
+    let next = -1
+    let nextQuery = 32
+    for (let c = 0; c < count; c++) {
+      const q = lowestBit(pairQuery[chosen[c]!]!)
+      if (q > previousQuery && q < nextQuery) {
+        nextQuery = q
+        next = chosen[c]!
+      }
+    }
+    if (next === -1) break
+    previousQuery = nextQuery
+    if (query.classes[nextQuery] !== TokenClass.name) continue
+    const position = lowestBit(pairName[next]!)
+    const readingPosition = position >= surnameCount ? position - surnameCount : position + aligned - surnameCount
+    if (position < lastWritten) written = false
+    if (readingPosition < lastReading) reading = false
+    lastWritten = position
+    lastReading = readingPosition
+    if (!written && !reading) return false
+  }
+  return true
 }

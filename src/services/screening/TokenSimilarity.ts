@@ -81,3 +81,12 @@ export const similarity = (a: string, b: string, keysA: PhoneticKeys, keysB: Pho
   if (spelled >= phoneticSimilarity || edits > budget + 1 || shorter < 0.6 * longer) return spelled
   return soundAlike(keysA, keysB) ? phoneticSimilarity : spelled
 }
+
+/**
+ * The consonants of a word as Arabic and Hebrew script write them: vowels and the letters that
+ * also write long vowels (w, y, v) dropped, digraphs and sound-alikes merged, doubles collapsed.
+ * "Muhammad" and the romanised "محمد" ("mhmd") share "mhmd"; "Yusuf" and "ywsf" share "sf".
+ */
+export const consonantSkeleton = (token: string): string =>
+  token.replace(/sh/g, "s").replace(/[ck]h|q|c/g, "k").replace(/ph/g, "f").replace(/th/g, "t").replace(/dh/g, "d")
+    .replace(/gh/g, "g").replace(/[aeiouwyv]/g, "").replace(/(.)\1+/g, "$1")

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { AppRoutes } from "../../../src/http/App.ts"
 import { forRuntime } from "../../../src/layers/Main.ts"
 import { PublicServices } from "../../../src/layers/Public.ts"
+import type { StoreLayer } from "../../../src/layers/Store.ts"
 import * as Catalog from "../../../src/mcp/Catalog.ts"
 import * as Auth from "../../../src/services/Auth.ts"
 import { bearers, principals } from "../Principals.ts"
@@ -33,8 +34,10 @@ export const fixtureApp = (options: FixtureAppOptions = {}) => {
 }
 
 /** The production app (real catalogue and services) with the fixed bearer principals or another Auth. */
-export const productionApp = (auth: Layer.Layer<Auth.Auth> = Auth.layerFixed(principals)) =>
-  forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(PublicServices)), `node ${process.version}`, testStore)
+export const productionApp = (
+  auth: Layer.Layer<Auth.Auth> = Auth.layerFixed(principals),
+  store: StoreLayer = testStore
+) => forRuntime(AppRoutes.pipe(Layer.provide(auth), Layer.provide(PublicServices)), `node ${process.version}`, store)
 
 /** `tools/call` on 2026-07-28 with an active API key; answers the JSON-RPC response body. */
 export const callTool = async (server: RunningServer, name: string, args: unknown): Promise<any> => {

@@ -1,8 +1,68 @@
+import { SqlClient } from "@effect/sql/SqlClient"
+import { Effect } from "effect"
 import type { MigrationArea } from "./Area.ts"
+
+/**
+ * The enforcement archive: documents with their parsed text and a full-text vector (GIN-indexed,
+ * searched with PostgreSQL's own ranking and `ts_headline`, the same SQL on PGlite), stored files
+ * by content digest, each collector's bookkeeping (last success and error, conditional-request
+ * validators, a lease so one instance collects at a time) and a version bumped on every change.
+ */
+const archive = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  yield* sql`CREATE TABLE enforcement_documents (
+    id text PRIMARY KEY,
+    agency text NOT NULL,
+    source text NOT NULL,
+    party text,
+    title text NOT NULL,
+    date text,
+    parse_status text NOT NULL,
+    parse_reason text,
+    parse_attempts integer NOT NULL DEFAULT 0,
+    parser_version integer NOT NULL DEFAULT 0,
+    original_doc_url text,
+    source_url text,
+    pdf_sha256 text,
+    pages integer,
+    text_chars integer,
+    body text,
+    fields jsonb NOT NULL DEFAULT '{}'::jsonb,
+    fingerprint text,
+    removed_at timestamptz,
+    collected_at timestamptz NOT NULL DEFAULT now(),
+    updated_at timestamptz NOT NULL DEFAULT now(),
+    search tsvector NOT NULL
+  )`
+  yield* sql`CREATE INDEX enforcement_documents_search ON enforcement_documents USING GIN (search)`
+  yield* sql`CREATE INDEX enforcement_documents_newest ON enforcement_documents (date DESC NULLS LAST, id)`
+  yield* sql`CREATE INDEX enforcement_documents_source ON enforcement_documents (source, parse_status)`
+  yield* sql`CREATE TABLE enforcement_files (
+    sha256 text PRIMARY KEY,
+    bytes bytea NOT NULL,
+    stored_at timestamptz NOT NULL DEFAULT now()
+  )`
+  yield* sql`CREATE TABLE enforcement_sources (
+    source text PRIMARY KEY,
+    last_attempt_at timestamptz,
+    last_success_at timestamptz,
+    last_error text,
+    last_error_at timestamptz,
+    listed integer NOT NULL DEFAULT 0,
+    validators jsonb NOT NULL DEFAULT '{}'::jsonb,
+    lease_until timestamptz
+  )`
+  yield* sql`CREATE TABLE enforcement_archive_version (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    version bigint NOT NULL,
+    changed_at timestamptz NOT NULL
+  )`
+  yield* sql`INSERT INTO enforcement_archive_version (singleton, version, changed_at) VALUES (true, 0, now())`
+})
 
 /** Migrations of the enforcement archive: ids 20–39. Append new ones at the end; never edit a merged one. */
 export const enforcement: MigrationArea = {
   name: "enforcement",
   ids: { first: 20, last: 39 },
-  migrations: {}
+  migrations: { "20_enforcement_archive": archive }
 }

@@ -1,3 +1,7 @@
+/**
+ * The archive's former in-process full-text index (MiniSearch, serialized per import), kept as the
+ * baseline the SQL full-text search is measured against.
+ */
 import MiniSearch, { type Options, type SearchOptions } from "minisearch"
 
 /** What the full-text index holds per document: its id and the three searchable fields. */
