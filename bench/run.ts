@@ -15,7 +15,8 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   ecfr: () => import("./ecfr.ts"),
   eccn: () => import("./eccn.ts"),
   screening: () => import("./screening.ts"),
-  render: () => import("./render.ts")
+  render: () => import("./render.ts"),
+  workspace: () => import("./workspace.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))
