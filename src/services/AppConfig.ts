@@ -15,6 +15,8 @@ export interface AppConfigShape {
   readonly database: DatabaseConfig
   /** Redis for the anonymous rate limit across instances; unset → in memory. */
   readonly redisUrl: Option.Option<Redacted.Redacted>
+  /** Prefix of the rate limit's Redis keys, so deployments can share one Redis. */
+  readonly redisKeyPrefix: string
   readonly ecfrBaseUrl: string
   readonly cslBulkUrl: string
   readonly cslFile: Option.Option<string>
@@ -34,6 +36,11 @@ export interface AppConfigShape {
   readonly skillsGithubToken: Option.Option<Redacted.Redacted>
   readonly logLevel: string
   readonly rateLimitPerMinute: number
+  /**
+   * The longest a request waits on an upstream (across retries and sequential calls) before it is
+   * answered from a stored copy, a local fallback or a 503; the upstream work itself may go on.
+   */
+  readonly upstreamDeadlineSeconds: number
   readonly trustProxy: boolean
   /** Enclave deployment: how service JWTs are verified (see `services/ServiceJwt.ts`). */
   readonly serviceJwt: ServiceJwtConfig
@@ -182,6 +189,12 @@ const variables = Config.all({
     /^rediss?:\/\/./.test(text.trim())
       ? Either.right(Redacted.make(text.trim()))
       : invalid("must be a redis:// or rediss:// URL (unset: the rate limit is kept in memory)"))),
+  redisKeyPrefix: checked("REDIS_KEY_PREFIX", (text) =>
+    /^[\x21-\x7e]{1,64}$/.test(text)
+      ? Either.right(text)
+      : invalid("must be 1 to 64 printable characters without spaces (unset: ecds:ratelimit:)")).pipe(
+      Config.withDefault("ecds:ratelimit:")
+    ),
   ecfrBaseUrl: url("ECFR_BASE_URL", "https://www.ecfr.gov"),
   cslBulkUrl: url(
     "CSL_BULK_URL",
@@ -214,6 +227,7 @@ const variables = Config.all({
   skillsGithubToken: Config.option(Config.redacted("SKILLS_GITHUB_TOKEN")),
   logLevel: oneOf("LOG_LEVEL", LogLevelNames, "info"),
   rateLimitPerMinute: integerIn("RATE_LIMIT_PER_MINUTE", 0, 1_000_000, 120, "an integer >= 0 (0 turns the limit off)"),
+  upstreamDeadlineSeconds: integerIn("UPSTREAM_DEADLINE_SECONDS", 1, 120, 8, "whole seconds from 1 to 120"),
   trustProxy: Config.string("TRUST_PROXY").pipe(
     Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
     Config.withDefault(false)
@@ -285,6 +299,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
       sslCaFile: v.databaseSslCaFile
     },
     redisUrl: v.redisUrl,
+    redisKeyPrefix: v.redisKeyPrefix,
     ecfrBaseUrl: v.ecfrBaseUrl,
     cslBulkUrl: v.cslBulkUrl,
     cslFile: v.cslFile,
@@ -302,6 +317,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     skillsGithubToken: v.skillsGithubToken,
     logLevel: v.logLevel,
     rateLimitPerMinute: v.rateLimitPerMinute,
+    upstreamDeadlineSeconds: v.upstreamDeadlineSeconds,
     trustProxy: v.trustProxy,
     serviceJwt: {
       issuer: v.serviceJwtIssuer,
