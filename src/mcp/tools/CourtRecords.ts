@@ -34,17 +34,16 @@ const withToken = <A, E, R>(
 
 const openWorld = (title: string) => Tool.readOnly(title, true)
 
-const tokenNote = "Runs under your own CourtListener token (argument or X-CourtListener-Token header; never stored)."
+const tokenNote = "Needs your CourtListener token (argument or X-CourtListener-Token header)."
 
 /** Enterprise, MCP only (no REST twin: party names stay out of URLs). */
 export const searchCourtRecords = Tool.make({
   name: "search_court_records",
-  title: "Search court records",
-  description: "Search U.S. court dockets (RECAP) or opinions on CourtListener: case name, court, docket number, " +
-    `docket_id, filing date, link. Page with next_cursor. ${tokenNote}`,
+  title: "Search courts",
+  description: `Search U.S. court dockets or opinions (CourtListener). ${tokenNote}`,
   version: "1.0.0",
   enterprise: true,
-  annotations: openWorld("Search court records"),
+  annotations: openWorld("Search courts"),
   input: CourtSearchParams,
   output: json(CourtSearchResult),
   run: (params) =>
@@ -57,7 +56,7 @@ export const searchCourtRecords = Tool.make({
 export const findCourtCase = Tool.make({
   name: "find_court_case",
   title: "Find a court case",
-  description: `A docket by docket number and CourtListener court id (e.g. 1:23-cr-00045 in dcd). ${tokenNote}`,
+  description: `A docket by number and court id (e.g. dcd). ${tokenNote}`,
   version: "1.0.0",
   enterprise: true,
   annotations: openWorld("Find a court case"),
@@ -72,12 +71,11 @@ export const findCourtCase = Tool.make({
 
 export const getCourtCaseDocuments = Tool.make({
   name: "get_court_case_documents",
-  title: "Court case documents",
-  description: "A docket's entries, newest first, with their RECAP documents (availability, pages, PDF link). " +
-    `Page with next_cursor. ${tokenNote}`,
+  title: "Case documents",
+  description: `A docket's entries and documents. ${tokenNote}`,
   version: "1.0.0",
   enterprise: true,
-  annotations: openWorld("Court case documents"),
+  annotations: openWorld("Case documents"),
   input: CourtDocumentsParams,
   output: json(CourtDocumentsResult),
   run: (params) =>

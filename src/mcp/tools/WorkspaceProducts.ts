@@ -4,18 +4,16 @@ import { Products } from "../../services/workspace/Products.ts"
 import * as Tool from "../Tool.ts"
 import { inWorkspace, json, reads, writes } from "./WorkspaceTool.ts"
 
-const staleRule = "A product classified over 30 days ago, or before a rule change naming its ECCN, is `stale` " +
-  "with `stale_reasons`."
+const staleRule = "`stale`: classified over 30 days ago or before a rule change naming its ECCN."
 
 /** Enterprise, MCP only: the products registry of the caller's workspace. */
 export const upsertProduct = Tool.make({
   name: "upsert_product",
-  title: "Record a product classification",
-  description: "Create or replace the classification of a product in your workspace, keyed by label " +
-    `(case-insensitive): ECCN (EAR) or USML category (ITAR), rationale, memo document number, who and when. ${staleRule}`,
+  title: "Upsert product",
+  description: `Record a product's classification, keyed by label (case-insensitive). ${staleRule}`,
   version: "1.0.0",
   enterprise: true,
-  annotations: writes("Record a product classification"),
+  annotations: writes("Upsert product"),
   input: ProductUpsert,
   output: json(Product),
   run: (input) => inWorkspace((workspace) => Effect.flatMap(Products, (store) => store.upsert(workspace, input)))
@@ -24,7 +22,7 @@ export const upsertProduct = Tool.make({
 export const listProducts = Tool.make({
   name: "list_products",
   title: "List products",
-  description: `Your workspace's products by label: \`{ products, count, next_cursor }\`. ${staleRule}`,
+  description: "Products by label: `{ products, count, next_cursor }`.",
   version: "1.0.0",
   enterprise: true,
   annotations: reads("List products"),
@@ -36,7 +34,7 @@ export const listProducts = Tool.make({
 export const getProduct = Tool.make({
   name: "get_product",
   title: "Get a product",
-  description: `One product of your workspace by label (case-insensitive). ${staleRule}`,
+  description: "One product by label.",
   version: "1.0.0",
   enterprise: true,
   annotations: reads("Get a product"),

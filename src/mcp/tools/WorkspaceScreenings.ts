@@ -14,13 +14,12 @@ import { inWorkspace, json, reads, writes } from "./WorkspaceTool.ts"
 /** Enterprise, MCP only: the screening registry of the caller's workspace (party names never reach a URL or a log). */
 export const recordScreening = Tool.make({
   name: "record_screening",
-  title: "Record a screening decision",
-  description: "Record a party screening in your workspace: the search_csl hits reviewed (by id), the decision " +
-    "(clear, match, false_positive, escalated), the analyst, and optionally the ownership diligence and the " +
-    "Affiliates-rule disposition. The list's publication time is stamped.",
+  title: "Record screening",
+  description: "Record a screening decision with the search_csl hit ids reviewed, ownership and Affiliates-rule " +
+    "disposition.",
   version: "1.0.0",
   enterprise: true,
-  annotations: { ...writes("Record a screening decision"), idempotentHint: false },
+  annotations: { ...writes("Record screening"), idempotentHint: false },
   input: ScreeningInput,
   output: json(Screening),
   run: (input) =>
@@ -29,12 +28,11 @@ export const recordScreening = Tool.make({
 
 export const getPartyStatus = Tool.make({
   name: "get_party_status",
-  title: "Screening status of a party",
-  description: "The latest decision on a party in your workspace, its history, and whether it is due for " +
-    "re-screening (the list changed since, or the interval passed). Names match ignoring case and punctuation.",
+  title: "Party status",
+  description: "A party's latest decision, history and whether a re-screen is due.",
   version: "1.0.0",
   enterprise: true,
-  annotations: reads("Screening status of a party"),
+  annotations: reads("Party status"),
   input: PartyStatusParams,
   output: json(PartyStatus),
   run: (params) =>
@@ -44,8 +42,7 @@ export const getPartyStatus = Tool.make({
 export const listScreenings = Tool.make({
   name: "list_screenings",
   title: "List screenings",
-  description: "Your workspace's screenings, newest first, optionally by decision: " +
-    "`{ screenings, count, next_cursor }`.",
+  description: "Screenings, newest first: `{ screenings, count, next_cursor }`.",
   version: "1.0.0",
   enterprise: true,
   annotations: reads("List screenings"),
