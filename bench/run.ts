@@ -19,7 +19,8 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   screening: () => import("./screening.ts"),
   render: () => import("./render.ts"),
   "rate-limit": () => import("./rate-limit.ts"),
-  "document-links": () => import("./document-links.ts")
+  "document-links": () => import("./document-links.ts"),
+  workspace: () => import("./workspace.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

@@ -11,10 +11,7 @@ export const CourtTokenHeader = "x-courtlistener-token"
 
 export const CourtToken = matching(/^[A-Za-z0-9]{20,128}$/, "must be a CourtListener API token (letters and digits)")
 
-const token = Schema.optionalWith(
-  CourtToken.annotations({ description: "Your CourtListener API token (or send the X-CourtListener-Token header)" }),
-  exact
-)
+const token = Schema.optionalWith(CourtToken, exact)
 
 export const CourtId = matching(/^[a-z0-9]{2,16}$/, "must be a CourtListener court id such as dcd, nysd or cadc")
 
@@ -24,7 +21,7 @@ export const CourtCursor = matching(/^[A-Za-z0-9%=_-]{1,300}$/, "is not a cursor
 export const CourtSearchParams = Schema.Struct({
   query: Text(500),
   kind: Schema.optionalWith(
-    Schema.Literal("dockets", "opinions").annotations({ description: "Default dockets (RECAP)" }),
+    Schema.Literal("dockets", "opinions"),
     exact
   ),
   court: Schema.optionalWith(CourtId, exact),

@@ -293,7 +293,7 @@ describe("MCP workspace tools", () => {
       country: "HK",
       decision: "escalated",
       analyst: "B. Analyst",
-      hits: [{ id: "csl:EL:12345", source: "Entity List", score: 91 }],
+      hits: [{ id: "csl:EL:12345", score: 91 }],
       ownership: { checked: true, aggregate_listed_percent: 0 },
       affiliates_rule: { disposition: "no_listed_owner" }
     })

@@ -43,7 +43,7 @@ const freeTools = [
   "search_regulations"
 ]
 
-/** Enterprise tools SPEC.md names that the catalogue does not offer (the document tools and check_party_enforcement are built). */
+/** Enterprise tools SPEC.md names by name (all built now; kept so a skill naming one is never reported as unknown). */
 const enterpriseTools = [
   "list_compliance_transactions",
   "record_screening",

@@ -51,8 +51,8 @@ export const screening: Screening = {
   country: "AE",
   decision: "escalated",
   analyst: "B. Analyst",
-  hits: [{ id: "csl:EL:991", source: "Entity List", score: 88 }],
-  ownership: { checked: true, listed_owners: [], aggregate_listed_percent: 0 },
+  hits: [{ id: "csl:EL:991", score: 88 }],
+  ownership: { checked: true, aggregate_listed_percent: 0 },
   affiliates_rule: { disposition: "under_review" },
   screened_at: "2026-04-02T10:30:00.000Z",
   list_published_at: "2026-04-01T00:00:00.000Z"

@@ -10,9 +10,12 @@ import { Schema } from "effect"
  * a generated title and description to every field, which costs `tools/list` space and says nothing.
  */
 
-/** A string matching `regex`; `shown` is the pattern the JSON Schema states (default: the regex). */
-export const matching = (regex: RegExp, message: string, shown: string = regex.source) =>
-  Schema.String.pipe(Schema.filter((value) => regex.test(value) || message, { jsonSchema: { pattern: shown } }))
+/**
+ * A string matching `regex`. The pattern stays out of the JSON Schema (`tools/list` has a size
+ * budget): the decode error states the rule, e.g. "must be a date such as 2026-03-31".
+ */
+export const matching = (regex: RegExp, message: string) =>
+  Schema.String.pipe(Schema.filter((value) => regex.test(value) || message, { jsonSchema: {} }))
 
 /** An array of at most `max` elements. */
 export const upTo = <A, I>(item: Schema.Schema<A, I, never>, max: number) =>
@@ -38,8 +41,7 @@ export const Text = (max: number) =>
 /** A calendar day, `YYYY-MM-DD`. */
 export const Day = matching(
   /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/,
-  "must be a date such as 2026-03-31",
-  "^\\d{4}-\\d{2}-\\d{2}$"
+  "must be a date such as 2026-03-31"
 )
 
 /** An instant as the service writes it (`Date#toISOString`). */

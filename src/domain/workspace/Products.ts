@@ -9,7 +9,7 @@ export const StaleAfterDays = 30
 export const ProductLabel = Text(200)
 
 export const ProductUpsert = Schema.Struct({
-  label: ProductLabel.annotations({ description: "Product name or part number; case-insensitive key" }),
+  label: ProductLabel,
   jurisdiction: Schema.Literal("EAR", "ITAR"),
   eccn: Schema.optionalWith(Eccn, exact),
   usml_category: Schema.optionalWith(
@@ -18,11 +18,11 @@ export const ProductUpsert = Schema.Struct({
   ),
   rationale: Schema.optionalWith(Text(4000), exact),
   memo_document: Schema.optionalWith(
-    Text(100).annotations({ description: "Document number of the classification memo" }),
+    Text(100),
     exact
   ),
   classified_by: Text(200),
-  classified_on: Schema.optionalWith(Day.annotations({ description: "Default: today" }), exact)
+  classified_on: Schema.optionalWith(Day, exact)
 }).pipe(
   Schema.filter((product) =>
     product.jurisdiction === "EAR"

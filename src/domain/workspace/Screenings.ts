@@ -13,16 +13,13 @@ export const DefaultRescreenDays = 90
 export const Decision = Schema.Literal("clear", "match", "false_positive", "escalated")
 
 export const ListHit = Schema.Struct({
-  id: Text(100).annotations({ description: "The search_csl match id" }),
-  source: Schema.optionalWith(Text(100), exact),
-  name: Schema.optionalWith(Text(512), exact),
+  id: Text(100),
   score: Schema.optionalWith(numberIn(0, 100), exact)
 })
 
 /** The ownership diligence behind the decision (a clear name screen is not ownership diligence). */
 export const Ownership = Schema.Struct({
   checked: Schema.Boolean,
-  listed_owners: Schema.optionalWith(upTo(Text(512), 20), exact),
   aggregate_listed_percent: Schema.optionalWith(numberIn(0, 100), exact),
   notes: Schema.optionalWith(Text(2000), exact)
 })
@@ -42,7 +39,7 @@ export const ScreeningInput = Schema.Struct({
   analyst: Text(200),
   hits: Schema.optionalWith(upTo(ListHit, 50), exact),
   lists: Schema.optionalWith(
-    upTo(Text(50), 30).annotations({ description: "Lists screened (default: all)" }),
+    upTo(Text(50), 30),
     exact
   ),
   rationale: Schema.optionalWith(Text(4000), exact),
@@ -64,7 +61,7 @@ export type Screening = typeof Screening.Type
 export const PartyStatusParams = Schema.Struct({
   party: PartyField,
   rescreen_days: Schema.optionalWith(
-    Limit(3650).annotations({ description: `Re-screen interval in days (default ${DefaultRescreenDays})` }),
+    Limit(3650),
     exact
   )
 })

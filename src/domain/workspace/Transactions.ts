@@ -73,8 +73,7 @@ export const Item = Schema.Struct({
   schedule_b: Schema.optionalWith(
     matching(/^\d{4}\.?\d{2}\.?\d{4}$/, "must be a 10-digit Schedule B number"),
     exact
-  ),
-  quantity: Schema.optionalWith(numberIn(0, 1e15), exact)
+  )
 })
 
 export const Money = Schema.Struct({
@@ -86,8 +85,8 @@ export const Reference = Text(128)
 
 /** `sync_compliance_transaction`: fields sent replace the stored ones; events replace the stored event of their type. */
 export const TransactionSync = Schema.Struct({
-  reference: Reference.annotations({ description: "Your reference, e.g. the order number" }),
-  date: Schema.optionalWith(Day.annotations({ description: "Transaction date (default: first sync)" }), exact),
+  reference: Reference,
+  date: Schema.optionalWith(Day, exact),
   destination: Schema.optionalWith(Country, exact),
   value: Schema.optionalWith(Money, exact),
   parties: Schema.optionalWith(upTo(Party, 50), exact),

@@ -13,12 +13,11 @@ class ExportTooLarge extends Schema.TaggedError<ExportTooLarge>()("ExportTooLarg
 /** Enterprise, MCP only: every record of the caller's workspace as JSON Lines. */
 export const exportWorkspace = Tool.make({
   name: "export_workspace",
-  title: "Export the workspace",
-  description: "Every record of your workspace (transactions, products, notes, screenings) as JSON Lines: a header " +
-    "line with counts, then one `{kind, record}` line each. `ecds workspace import` restores the file.",
+  title: "Export workspace",
+  description: "Every workspace record as JSON Lines (`ecds workspace import` restores it).",
   version: "1.0.0",
   enterprise: true,
-  annotations: reads("Export the workspace"),
+  annotations: reads("Export workspace"),
   input: Schema.Struct({}),
   output: Tool.text("application/jsonl", (lines: ReadonlyArray<string>) => lines.join("\n")),
   run: () =>

@@ -7,12 +7,12 @@ import { inWorkspace, json, reads, writes } from "./WorkspaceTool.ts"
 /** Enterprise, MCP only: the caller's own notes pinned to a CFR citation, an ECCN or a country. */
 export const addRegulatoryNote = Tool.make({
   name: "add_regulatory_note",
-  title: "Add a regulatory note",
-  description: "Pin your team's note to a CFR citation, an ECCN or a country. get_eccn and get_country_chart_row " +
-    "return the notes that apply in `_meta[\"svc/workspace_notes\"]`, beside the official text.",
+  title: "Add note",
+  description: "Pin a note to one of cfr, eccn, country; get_eccn and get_country_chart_row return it in " +
+    "`_meta[\"svc/workspace_notes\"]`.",
   version: "1.0.0",
   enterprise: true,
-  annotations: { ...writes("Add a regulatory note"), idempotentHint: false },
+  annotations: { ...writes("Add note"), idempotentHint: false },
   input: NoteInput,
   output: json(Note),
   run: (input) => inWorkspace((workspace) => Effect.flatMap(Notes, (store) => store.add(workspace, input)))
@@ -20,11 +20,11 @@ export const addRegulatoryNote = Tool.make({
 
 export const listRegulatoryNotes = Tool.make({
   name: "list_regulatory_notes",
-  title: "List regulatory notes",
-  description: "Your workspace's notes, newest first, optionally for one target: `{ notes, count, next_cursor }`.",
+  title: "List notes",
+  description: "Notes, newest first: `{ notes, count, next_cursor }`.",
   version: "1.0.0",
   enterprise: true,
-  annotations: reads("List regulatory notes"),
+  annotations: reads("List notes"),
   input: NoteListParams,
   output: json(NotePage),
   run: (params) => inWorkspace((workspace) => Effect.flatMap(Notes, (store) => store.list(workspace, params)))
@@ -32,11 +32,11 @@ export const listRegulatoryNotes = Tool.make({
 
 export const deleteRegulatoryNote = Tool.make({
   name: "delete_regulatory_note",
-  title: "Delete a regulatory note",
-  description: "Delete one note of your workspace by id.",
+  title: "Delete note",
+  description: "Delete a note by id.",
   version: "1.0.0",
   enterprise: true,
-  annotations: writes("Delete a regulatory note", true),
+  annotations: writes("Delete note", true),
   input: NoteRef,
   output: json(NoteDeleted),
   run: ({ id }) =>

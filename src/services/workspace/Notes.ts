@@ -64,11 +64,11 @@ export const make = Effect.gen(function*() {
         sql`workspace = ${workspace}`,
         ...(target === undefined ? [] : [sql`kind = ${target.kind}`, sql`key = ${target.key}`]),
         ...(after === undefined ? [] : [
-          sql`(created_at < ${after[0]!} OR (created_at = ${after[0]!} AND id > ${after[1]!}))`
+          sql`(created_at, id) < (${after[0]!}, ${after[1]!})`
         ])
       ]
       const rows = yield* storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_notes
-        WHERE ${sql.and(conditions)} ORDER BY created_at DESC, id ASC LIMIT ${limit + 1}`)
+        WHERE ${sql.and(conditions)} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`)
       const page = pageOf(rows.map((row) => decode(row.record)), limit)
       const last = page.rows.at(-1)
       return {
@@ -93,7 +93,7 @@ export const make = Effect.gen(function*() {
     return Effect.map(
       storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_notes
         WHERE workspace = ${workspace} AND kind = ${kind} AND key = ${key}
-        ORDER BY created_at DESC, id ASC LIMIT ${MaxNotesBeside}`),
+        ORDER BY created_at DESC, id DESC LIMIT ${MaxNotesBeside}`),
       (rows) => rows.map((row) => decode(row.record))
     )
   }

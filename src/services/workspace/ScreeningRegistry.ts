@@ -79,7 +79,7 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const rows = yield* storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_screenings
         WHERE workspace = ${workspace} AND party_key = ${partyKey(params.party)}
-        ORDER BY screened_at DESC, id ASC LIMIT ${MaxHistory}`)
+        ORDER BY screened_at DESC, id DESC LIMIT ${MaxHistory}`)
       const history = rows.map((row) => decode(row.record))
       const latest = history[0]
       if (latest === undefined) {
@@ -114,11 +114,11 @@ export const make = Effect.gen(function*() {
         sql`workspace = ${workspace}`,
         ...(params.decision === undefined ? [] : [sql`decision = ${params.decision}`]),
         ...(after === undefined ? [] : [
-          sql`(screened_at < ${after[0]!} OR (screened_at = ${after[0]!} AND id > ${after[1]!}))`
+          sql`(screened_at, id) < (${after[0]!}, ${after[1]!})`
         ])
       ]
       const rows = yield* storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_screenings
-        WHERE ${sql.and(conditions)} ORDER BY screened_at DESC, id ASC LIMIT ${limit + 1}`)
+        WHERE ${sql.and(conditions)} ORDER BY screened_at DESC, id DESC LIMIT ${limit + 1}`)
       const page = pageOf(rows.map((row) => decode(row.record)), limit)
       const last = page.rows.at(-1)
       return {

@@ -82,12 +82,12 @@ export const make = Effect.gen(function*() {
         ...(params.status === undefined ? [] : [sql`status = ${params.status}`]),
         ...(params.from === undefined ? [] : [sql`day >= ${params.from}`]),
         ...(params.to === undefined ? [] : [sql`day <= ${params.to}`]),
-        // newest day first, then reference: resume strictly after the last row shown
-        ...(after === undefined ? [] : [sql`(day < ${after[0]!} OR (day = ${after[0]!} AND reference > ${after[1]!}))`])
+        // newest first by (day, reference): resume strictly after the last row shown
+        ...(after === undefined ? [] : [sql`(day, reference) < (${after[0]!}, ${after[1]!})`])
       ]
       const rows = yield* storeFailure(
         sql<{ record: unknown }>`SELECT record FROM workspace_transactions WHERE ${sql.and(conditions)}
-          ORDER BY day DESC, reference ASC LIMIT ${limit + 1}`
+          ORDER BY day DESC, reference DESC LIMIT ${limit + 1}`
       )
       const page = pageOf(rows.map((row) => decode(row.record)), limit)
       const last = page.rows.at(-1)

@@ -52,9 +52,28 @@ const records = Effect.gen(function*() {
   yield* sql`CREATE INDEX workspace_screenings_by_time ON workspace_screenings (workspace, screened_at DESC, id)`
 })
 
+/**
+ * The lists page by row comparison, `(day, reference) < (…)` newest first: one uniform direction,
+ * so PostgreSQL walks one index range backwards from the cursor instead of filtering an OR.
+ */
+const keysetIndexes = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  yield* sql`DROP INDEX workspace_transactions_by_day`
+  yield* sql`DROP INDEX workspace_transactions_by_status`
+  yield* sql`DROP INDEX workspace_notes_by_time`
+  yield* sql`DROP INDEX workspace_screenings_by_party`
+  yield* sql`DROP INDEX workspace_screenings_by_time`
+  yield* sql`CREATE INDEX workspace_transactions_by_day ON workspace_transactions (workspace, day, reference)`
+  yield* sql`CREATE INDEX workspace_transactions_by_status
+    ON workspace_transactions (workspace, status, day, reference)`
+  yield* sql`CREATE INDEX workspace_notes_by_time ON workspace_notes (workspace, created_at, id)`
+  yield* sql`CREATE INDEX workspace_screenings_by_party ON workspace_screenings (workspace, party_key, screened_at, id)`
+  yield* sql`CREATE INDEX workspace_screenings_by_time ON workspace_screenings (workspace, screened_at, id)`
+})
+
 /** Migrations of the enterprise workspace: ids 40–59. Append new ones at the end; never edit a merged one. */
 export const workspace: MigrationArea = {
   name: "workspace",
   ids: { first: 40, last: 59 },
-  migrations: { "40_workspace_records": records }
+  migrations: { "40_workspace_records": records, "41_workspace_keyset_indexes": keysetIndexes }
 }
