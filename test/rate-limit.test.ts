@@ -14,14 +14,28 @@ describe("RateLimiter", () => {
   it.effect("allows `limit` requests per window, then denies until the window resets", () =>
     Effect.gen(function*() {
       const limiter = yield* makeInMemory({ limit: 2, windowSeconds: 60 })
-      assert.deepStrictEqual(yield* limiter.consume("a"), { allowed: true, limit: 2, remaining: 1, resetSeconds: 60 })
-      assert.isTrue((yield* limiter.consume("a")).allowed)
+      // each request extends the counter's life by window / limit: 30 s here
+      assert.deepStrictEqual(yield* limiter.consume("a"), { allowed: true, limit: 2, remaining: 1, resetSeconds: 30 })
+      assert.deepStrictEqual(yield* limiter.consume("a"), { allowed: true, limit: 2, remaining: 0, resetSeconds: 60 })
       yield* TestClock.adjust("59 seconds")
       const denied = yield* limiter.consume("a")
       assert.deepStrictEqual(denied, { allowed: false, limit: 2, remaining: 0, resetSeconds: 1 })
       assert.isTrue((yield* limiter.consume("b")).allowed, "other clients have their own budget")
       yield* TestClock.adjust("1 second")
-      assert.deepStrictEqual(yield* limiter.consume("a"), { allowed: true, limit: 2, remaining: 1, resetSeconds: 60 })
+      assert.deepStrictEqual(yield* limiter.consume("a"), { allowed: true, limit: 2, remaining: 1, resetSeconds: 30 })
+    }))
+
+  it.effect("never allows more than `limit` in any window to a client that keeps asking", () =>
+    Effect.gen(function*() {
+      const limiter = yield* makeInMemory({ limit: 12, windowSeconds: 6 })
+      let allowed = 0
+      // one request every 100 ms for three windows
+      for (let i = 0; i < 180; i++) {
+        if ((yield* limiter.consume("steady")).allowed) allowed++
+        yield* TestClock.adjust("100 millis")
+      }
+      assert.isAtMost(allowed, 3 * 12)
+      assert.isAtLeast(allowed, 3 * 12 - 2)
     }))
 
   it.effect("refuses new clients past its table size, so callers let them through", () =>

@@ -26,7 +26,7 @@ const arabicLetters: ReadonlyArray<readonly [string, string]> = [
   ["z", "ز"],
   ["s", "س"],
   ["f", "ف"],
-  ["v", "ف"],
+  ["v", "و"],
   ["q", "ق"],
   ["k", "ك"],
   ["c", "ك"],

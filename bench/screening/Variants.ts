@@ -397,26 +397,50 @@ export const generate = (random: Random, corpus: ReadonlyArray<CorpusEntry>, opt
   ))
   const personNames = people.flatMap((entry) => entry.names)
   const titleCase = (word: string) => word[0]!.toUpperCase() + word.slice(1).toLowerCase()
-  const particle = /^(?:abu|al|el|bin|ibn|ullah|allah|van|von|de|da|di|del|le|la|mc|mac)$/i
+  const readingOrder = (name: string) => {
+    const parts = commaParts(name)
+    return parts === undefined ? words(name) : [...parts.given, ...words(parts.surname)]
+  }
+  /**
+   * Every ordered pair of word skeletons of the listed person names, as written and read given
+   * names first: a swapped query whose pair some listed name has in that order is not a negative
+   * ("Karim Abdul" is "KARIM, Ali Abdul" written surname first).
+   */
+  const orderedPairs = new Set<string>()
+  for (const name of personNames) {
+    for (const list of [words(name.replace(/,/g, " ")), readingOrder(name)]) {
+      const keys = list.map((word) => skeleton(neutralKey(word).replace(/ /g, "")))
+      for (let i = 0; i < keys.length; i++) {
+        for (let j = i + 1; j < keys.length; j++) orderedPairs.add(`${keys[i]} ${keys[j]}`)
+      }
+    }
+  }
+  const listedInOrder = (first: string, second: string) =>
+    orderedPairs.has(
+      `${skeleton(neutralKey(first).replace(/ /g, ""))} ${skeleton(neutralKey(second).replace(/ /g, ""))}`
+    )
+  /** Particles and titles: order-free words, not given or family names. */
+  const notAName =
+    /^(?:abu|abou|al|el|bin|ibn|ben|ullah|allah|abdul|abdel|abdus|abd|van|von|de|da|di|del|le|la|mc|mac|haji|hajji|mufti|mullah|maulana|mawlawi|sayyid|sayed|syed|sheikh|shaykh|don|dona|comrade|engineer|colonel|doctor|general|hazrat|qari|imam|mir|mirza|hafiz|amir)$/i
   /** "Hans Friedrich" → "Friedrich Hans": two plain name words of a name not written surname-first. */
   const swappedOrder = (): string | undefined => {
     const name = random.pick(personNames)
     const list = words(name)
     if (name.includes(",") || list.length !== 2) return undefined
-    if (!list.every((word) => /^[A-Za-z]{3,}$/.test(word) && !particle.test(word))) return undefined
+    if (!list.every((word) => /^[A-Za-z]{3,}$/.test(word) && !notAName.test(word))) return undefined
     // Chinese names are written family name first or last with no change of person.
-    if (chineseNameSyllables(name) !== undefined) return undefined
+    if (chineseNameSyllables(name) !== undefined || listedInOrder(list[1]!, list[0]!)) return undefined
     return `${titleCase(list[1]!)} ${titleCase(list[0]!)}`
   }
-  const readingOrder = (name: string) => {
-    const parts = commaParts(name)
-    return parts === undefined ? words(name) : [...parts.given, ...words(parts.surname)]
-  }
-  const binNames = personNames.map(readingOrder).filter((list) => list.length >= 3 && /^(?:bin|ibn)$/i.test(list[1]!))
+  // "Son bin Father …" in reading order, where "bin" is not the start of a family name ("BIN LADEN, Hamza").
+  const binNames = personNames.filter((name) => !/^\s*(?:bin|ibn)\b/i.test(name)).map(readingOrder)
+    .filter((list) =>
+      list.length >= 3 && /^(?:bin|ibn)$/i.test(list[1]!) && !notAName.test(list[0]!) && !notAName.test(list[2]!)
+    )
   /** "Rashid bin Mahmud" → "Mahmud bin Rashid": son and father swapped. */
   const binSwapped = (): string | undefined => {
     const list = random.pick(binNames)
-    if (neutralKey(list[0]!) === neutralKey(list[2]!)) return undefined
+    if (neutralKey(list[0]!) === neutralKey(list[2]!) || listedInOrder(list[2]!, list[0]!)) return undefined
     return [list[2]!, list[1]!, list[0]!, ...list.slice(3)].join(" ")
   }
   const negativeKinds: Record<string, readonly [() => string | undefined, (query: string) => boolean]> = {

@@ -57,6 +57,23 @@ export const SectionsPayload = Schema.Struct({
 }).annotations({ identifier: "CfrSections" })
 export type SectionsPayload = typeof SectionsPayload.Type
 
+/** One page of a part's sections within a result budget (MCP `get_ecfr_sections`). */
+export const SectionsPage = Schema.Struct({
+  part: Schema.Int,
+  label: Schema.String,
+  count: Schema.Int.annotations({ description: "Sections and supplements in the part" }),
+  offset: Schema.Int.annotations({ description: "Index of the first section on this page" }),
+  next_offset: Schema.NullOr(Schema.Int).annotations({ description: "`offset` of the next page; null at the end" }),
+  sections: Schema.Array(Schema.Struct({
+    ...CfrSectionEntry.fields,
+    chars: Schema.Int.annotations({ description: "Length of the whole text" }),
+    truncated: Schema.Boolean.annotations({
+      description: "true: `content` is the start only; read on with get_ecfr_text and `offset`"
+    })
+  }))
+}).annotations({ identifier: "CfrSectionsPage" })
+export type SectionsPage = typeof SectionsPage.Type
+
 export const SectionVersion = Schema.Struct({
   identifier: Schema.String,
   name: Schema.String,
@@ -166,17 +183,16 @@ export const SearchDefaults = { page: 1, perPage: 10 } as const
 /** Search parameters as they appear in URLs (REST query strings); MCP tools take their JSON form. */
 export const SearchParams = {
   q: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(500)).annotations({
-    description: "Search terms (required, at most 500 characters)"
+    description: "Search terms"
   }),
   page: Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 10_000)).annotations({
-    description: "Page, from 1 (eCFR search stops at 10,000 results)"
+    description: "Page from 1 (eCFR search stops at 10,000 results)"
   }),
   per_page: Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 20)).annotations({
-    description: "Results per page, 1 to 20 (default 10)"
+    description: "Results per page (default 10)"
   }),
   cursor: Schema.String.pipe(Schema.maxLength(2048)).annotations({
-    description: "Opaque `meta.nextCursor` of the previous page, passed back verbatim with the same query; " +
-      "when present it decides the page and page size"
+    description: "`meta.nextCursor` of the previous page, verbatim, with the same query (overrides page)"
   })
 }
 

@@ -82,7 +82,12 @@ const walk = (
     case "Refinement": {
       const outer = field ?? issue.ast
       if (issue.kind === "From") return walk(issue.issue, path, outer, siblings, report)
-      return report(path, ownMessage(issue.ast, issue) ?? predicateMessage(issue, outer))
+      const own = ownMessage(issue.ast, issue)
+      // a filter over a struct that names the field it is about reports at that field
+      if (own === undefined && issue.issue._tag === "Pointer") {
+        return walk(issue.issue, path, undefined, siblings, report)
+      }
+      return report(path, own ?? predicateMessage(issue, outer))
     }
     case "Transformation":
       // a failed conversion (text that is no number) is phrased as what the value must be

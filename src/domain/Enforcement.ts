@@ -75,20 +75,18 @@ export const EnforcementFeedParams = Schema.Struct({
   action_type: Schema.optional(ActionType),
   party: Schema.optional(
     Schema.Trim.pipe(Schema.minLength(2), Schema.maxLength(200)).annotations({
-      description: "Matches the party or the title, ignoring case, accents and punctuation, on whole words. " +
-        "Applied in memory; never logged."
+      description: "Whole words of the party or title (case, accents, punctuation ignored); never logged"
     })
   ),
   statute: Schema.optional(
     Schema.Trim.pipe(Schema.minLength(2), Schema.maxLength(100)).annotations({
-      description: "Matches a cited authority: a name or abbreviation (`ECRA`, `IEEPA`, `AECA`, `ITAR`, `EAR`) " +
-        "or a citation (`50 U.S.C. 4819`, `15 CFR 764`)"
+      description: "A cited authority: `ECRA`, `IEEPA`, `AECA`, `ITAR`, `EAR` or a citation (`50 U.S.C. 4819`)"
     })
   ),
   since: Schema.optional(IsoDate.annotations({ description: "Only actions published on or after this date" })),
   limit: Schema.optional(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, FeedLimitMax)).annotations({
-      description: `Maximum number of actions, 1 to ${FeedLimitMax} (default 50)`
+      description: "Maximum actions (default 50)"
     })
   )
 })
@@ -194,14 +192,13 @@ export const DocumentsLimitMax = 100
 export const EnforcementDocumentsParams = Schema.Struct({
   q: Schema.optional(
     Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
-      description: "Keywords matched against party, title and parsed text (all words must match; the last may be " +
-        "a prefix). Without `q`, the catalog newest first."
+      description: "Keywords in party, title or text (all must match; the last may be a prefix); none: newest"
     })
   ),
   agency: Schema.optional(EnforcementAgency),
   limit: Schema.optional(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, DocumentsLimitMax)).annotations({
-      description: `Maximum number of documents, 1 to ${DocumentsLimitMax} (default 20)`
+      description: "Maximum documents (default 20)"
     })
   ),
   stats: Schema.optional(

@@ -71,12 +71,12 @@ const bounded = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 
 /**
  * A registration request (RFC 7591 §2) as accepted: sizes are capped, `application_type` is
- * required (MCP clients must send it), unknown members are ignored. Redirect URI rules are checked
- * after decoding.
+ * optional and defaults to `web` (OpenID Connect Dynamic Client Registration §2), unknown members
+ * are ignored. Redirect URI rules are checked after decoding.
  */
 export const ClientRegistrationRequest = Schema.Struct({
   redirect_uris: Schema.Array(bounded(2048)).pipe(Schema.minItems(1), Schema.maxItems(10)),
-  application_type: ApplicationType,
+  application_type: Schema.optionalWith(ApplicationType, { default: () => "web" as const }),
   token_endpoint_auth_method: Schema.optional(TokenEndpointAuthMethod),
   grant_types: Schema.optional(Schema.NonEmptyArray(GrantType)),
   response_types: Schema.optional(Schema.NonEmptyArray(Schema.Literal("code"))),

@@ -42,8 +42,7 @@ export const PartyCheckRequest = Schema.Struct({
   ),
   country: Schema.optionalWith(
     CountryCode.annotations({
-      description: "ISO alpha-2 country of the party: narrows the Denied Persons List check to entries linked to it " +
-        "(entries without a country are kept). Enforcement records carry no country, so it does not narrow them."
+      description: "ISO alpha-2 country: narrows only the Denied Persons List check (entries without a country stay)"
     }),
     exact
   ),

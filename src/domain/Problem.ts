@@ -54,6 +54,17 @@ export const problemCodeFields = (body: Record<string, unknown>): { error?: stri
   }
 }
 
+/**
+ * A problem as published on every surface (REST bodies, MCP structured content): without the error
+ * class's internal `_tag`, with SPEC's `error` and `message` fields and `type` resolved against the
+ * service's base URL.
+ */
+export const publishedProblem = (body: Record<string, unknown>, baseUrl: string): Record<string, unknown> => {
+  const { _tag: _internal, ...fields } = body
+  const type = typeof fields.type === "string" && fields.type.startsWith("/") ? `${baseUrl}${fields.type}` : fields.type
+  return { ...fields, ...problemCodeFields(fields), type }
+}
+
 export const ProblemTypeAnnotation: unique symbol = Symbol.for("app/domain/Problem/ProblemType")
 
 export const InvalidParameterIssue = Schema.Struct({

@@ -12,13 +12,13 @@ import { problem } from "./Problem.ts"
 export const QueryMaxLength = 300
 
 const Query = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(QueryMaxLength)).annotations({
-  description: `Search terms (required, 1 to ${QueryMaxLength} characters after trimming)`
+  description: "Search terms"
 })
 
 const Limit = (max: number, fallback: number) =>
   Schema.optional(
     Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, max)).annotations({
-      description: `Maximum number of results, 1 to ${max} (default ${fallback})`
+      description: `Maximum results (default ${fallback})`
     })
   )
 
@@ -70,12 +70,11 @@ export const federalRegisterAgencies = {
 export const FederalRegisterAgency = Schema.Literal(
   ...Object.keys(federalRegisterAgencies) as Array<keyof typeof federalRegisterAgencies>
 ).annotations({
-  description: "Publishing agency. DDTC notices appear under the State Department in the Federal Register, so " +
-    "DDTC and STATE search the same agency."
+  description: "Publishing agency (DDTC publishes as STATE: both search the State Department)"
 })
 
 export const FederalRegisterDocType = Schema.Literal("RULE", "PRORULE", "NOTICE", "PRESDOCU").annotations({
-  description: "RULE final rule, PRORULE proposed rule, NOTICE notice, PRESDOCU presidential document"
+  description: "RULE, PRORULE (proposed), NOTICE, PRESDOCU (presidential)"
 })
 
 export const FederalRegisterSearchParams = Schema.Struct({

@@ -5,6 +5,7 @@ import * as AccessPolicy from "../services/AccessPolicy.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 import * as Auth from "../services/Auth.ts"
 import * as DocumentPayers from "../services/DocumentPayers.ts"
+import * as RateLimitCounters from "../services/ratelimit/Counters.ts"
 import * as RateLimiter from "../services/RateLimiter.ts"
 import * as ServiceJwt from "../services/ServiceJwt.ts"
 import { SharedServices } from "./Public.ts"
@@ -19,9 +20,9 @@ const EnclaveAuth = Layer.effect(
 )
 
 /** Every guarded path is authenticated before it is counted, so the anonymous per-IP limit is off. */
-const NoAnonymousLimit = Layer.effect(
-  RateLimiter.RateLimiter,
-  RateLimiter.makeInMemory({ limit: 0, windowSeconds: 60 })
+const NoAnonymousLimit = Layer.merge(
+  Layer.effect(RateLimiter.RateLimiter, RateLimiter.makeInMemory({ limit: 0, windowSeconds: 60 })),
+  RateLimitCounters.layerMemory
 )
 
 /**
@@ -32,11 +33,11 @@ const NoAnonymousLimit = Layer.effect(
 export const EnclaveServices = Layer.mergeAll(
   routeCatalogLayer([]),
   AccessPolicy.layerServiceJwt,
-  NoAnonymousLimit,
   DocumentsAuthByEntitlement
 ).pipe(
   Layer.provideMerge(EnclaveAuth),
   Layer.provideMerge(SharedServices),
+  Layer.provideMerge(NoAnonymousLimit),
   Layer.provideMerge(DocumentPayers.layerEnclave)
 )
 

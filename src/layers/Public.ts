@@ -22,7 +22,7 @@ import * as KeyStore from "../services/KeyStore.ts"
 import * as OAuthServer from "../services/OAuthServer.ts"
 import * as PartyEnforcement from "../services/PartyEnforcement.ts"
 import * as Radar from "../services/Radar.ts"
-import * as RateLimiter from "../services/RateLimiter.ts"
+import { RateLimitCounters } from "../services/ratelimit/Counters.ts"
 import * as Readiness from "../services/Readiness.ts"
 import * as ReadinessChecks from "../services/readiness/Checks.ts"
 import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
@@ -31,6 +31,7 @@ import * as Research from "../services/Research.ts"
 import * as Screening from "../services/Screening.ts"
 import * as DocumentFiles from "../services/store/DocumentFilesSql.ts"
 import * as UserDirectory from "../services/UserDirectory.ts"
+import * as RateLimit from "./RateLimit.ts"
 import { SkillsFromConfig } from "./Skills.ts"
 import { WorkspaceServices } from "./Workspace.ts"
 
@@ -53,15 +54,20 @@ const dataServices = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
     DocumentFiles.layer
   ).pipe(Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)))
 
+/** The readiness checks of the shared services, the store, and whatever the rate limit's counters add (Redis). */
+const readiness = Layer.unwrapEffect(
+  Effect.map(
+    RateLimitCounters,
+    (counters) => Readiness.layer([...ReadinessChecks.shared, ReadinessChecks.store, ...counters.readiness])
+  )
+)
+
 /**
- * Services every deployment shares over the given eCFR source; they need the configuration and the
- * deployment's rule of who pays for documents (`DocumentPayers`).
+ * Services every deployment shares over the given eCFR source; they need the configuration, the
+ * deployment's rule of who pays for documents (`DocumentPayers`) and its rate limit's counters.
  */
 export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
-  Layer.mergeAll(
-    McpCatalogLive,
-    Readiness.layer([...ReadinessChecks.shared, ReadinessChecks.store])
-  ).pipe(
+  Layer.mergeAll(McpCatalogLive, readiness).pipe(
     Layer.provideMerge(EcfrReachability.layer),
     Layer.provideMerge(Layer.merge(PartyEnforcement.layer, WorkspaceServices)),
     Layer.provideMerge(dataServices(ecfrSource)),
@@ -95,9 +101,10 @@ const PublicAuth = Layer.effect(
  * anonymous rate limit.
  */
 export const publicServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
-  Layer.mergeAll(routeCatalogLayer(oauthRoutes), AccessPolicy.layerOpen, RateLimiter.layer, DocumentsAuthByApiKey).pipe(
+  Layer.mergeAll(routeCatalogLayer(oauthRoutes), AccessPolicy.layerOpen, DocumentsAuthByApiKey).pipe(
     Layer.provideMerge(PublicAuth),
     Layer.provideMerge(sharedServicesOver(ecfrSource)),
+    Layer.provideMerge(RateLimit.fromConfig),
     Layer.provideMerge(DocumentPayers.layerPublic),
     Layer.provideMerge(AccountServices)
   )

@@ -6,7 +6,7 @@ import { ServiceVersion } from "../domain/Service.ts"
 import type { BearerCredentials } from "../services/AccessPolicy.ts"
 import type { McpCatalogShape } from "./Catalog.ts"
 import type { RpcError } from "./JsonRpc.ts"
-import { EnterpriseNote, methodNames, serverInfo } from "./Methods.ts"
+import { enterpriseNote, methodNames, serverInfo } from "./Methods.ts"
 import { MetaKey, ModernVersion, SupportedVersions } from "./Protocol.ts"
 
 export interface DiscoveryUrls {
@@ -133,7 +133,9 @@ export const document = (
       })),
       enterprise: {
         disclosed,
-        note: disclosed ? "Your credentials disclose the enterprise tools; they are listed above." : EnterpriseNote
+        note: disclosed ?
+          "Your credentials disclose the enterprise tools; they are listed above."
+          : enterpriseNote(bearers.howToAuthenticate)
       },
       pagination: {
         cursor: "Lists return nextCursor while more entries follow; pass it back verbatim as params.cursor. " +

@@ -3,6 +3,7 @@ import { hasUsableCredential, type Principal } from "../domain/Principal.ts"
 import { ServiceName, ServiceVersion } from "../domain/Service.ts"
 import type { McpCatalogShape } from "./Catalog.ts"
 import { ErrorCode, RpcError } from "./JsonRpc.ts"
+import { nearestNames } from "./NearestNames.ts"
 import { paginate } from "./Pagination.ts"
 import { type Era, negotiateLegacy, SupportedVersions } from "./Protocol.ts"
 
@@ -15,15 +16,21 @@ const legacyCapabilities = { ...capabilities, logging: {} }
 
 const logLevels = new Set(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"])
 
-export const EnterpriseNote = "Enterprise tools (compliance PDF documents and their payload contracts, " +
-  "registries, enforcement checks of named parties) are disclosed to authenticated callers: sign in with " +
-  "OAuth or send an API key as a bearer token."
+/** Where the enterprise tools are, and how this deployment's callers authenticate to see them. */
+export const enterpriseNote = (howToAuthenticate: string) =>
+  "Enterprise tools (compliance PDF documents and their payload contracts, registries, enforcement checks of " +
+  `named parties) are disclosed to authenticated callers: ${howToAuthenticate}.`
+
+export const EnterpriseNote = enterpriseNote("sign in with OAuth or send an API key as a bearer token")
 
 export const instructions = "Read-only, citable access to U.S. export-control regulations: the eCFR text of " +
   "EAR parts 732-774 and ITAR part 121, ECCN entries, the Commerce Country Chart, regulatory status, screening, " +
   "enforcement and research sources, and 20 compliance skills as resources (svc://skills/<name>). Cite the CFR " +
-  "section and the eCFR date each answer gives. The output is not legal advice; screening matches are for human " +
-  `adjudication; send only public information. ${EnterpriseNote}`
+  "section and the eCFR date each answer gives. Searches fail soft: a source that is down, empty or not " +
+  "configured answers no hits plus `error` or `data_state`; read it before taking no hits as nothing found. Long " +
+  "results come in pages whose end says how to read on. Structured results have the shapes of the REST twins in " +
+  "/openapi.json. The output is not legal advice; screening matches are for human adjudication; send only " +
+  `public information. ${EnterpriseNote}`
 
 /** How long clients may reuse discovery and tool lists: they change only with a deployment. */
 const listTtlMs = 3_600_000
@@ -95,7 +102,13 @@ const toolsList: Method = {
   run: (context) => {
     const member = hasUsableCredential(context.principal)
     return Effect.map(
-      fromPage("tools", "tools", context.catalog.tools(context.principal), context, (tool) => tool.listing),
+      fromPage(
+        "tools",
+        "tools",
+        context.catalog.tools(context.principal).filter((tool) => tool.definition.listed),
+        context,
+        (tool) => tool.listing
+      ),
       (page) => ({
         ...page,
         ttlMs: listTtlMs,
@@ -113,8 +126,17 @@ const toolsCall: Method = {
   run: ({ catalog, params, principal }) => {
     const name = stringParam(params, "name")
     if (name instanceof RpcError) return Effect.fail(name)
-    const tool = catalog.tools(principal).find((candidate) => candidate.definition.name === name)
-    if (tool === undefined) return Effect.fail(new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`))
+    const tools = catalog.tools(principal)
+    const tool = tools.find((candidate) => candidate.definition.name === name)
+    if (tool === undefined) {
+      // suggest among the tools this caller may call, listed ones only (aliases have a listed twin)
+      const shown = name.slice(0, 100)
+      const nearest = nearestNames(shown, tools.filter((t) => t.definition.listed).map((t) => t.definition.name))
+      const hint = nearest.length === 0 ? " (tools/list names them all)" : `. Did you mean ${nearest.join(", ")}?`
+      return Effect.fail(
+        new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${shown}${hint}`, 200, { name: shown, nearest })
+      )
+    }
     return tool.call(params.arguments, principal)
   }
 }

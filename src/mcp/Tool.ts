@@ -43,6 +43,11 @@ export interface Tool<I, O, E, R> {
   /** Why and what replaces it, when the tool is deprecated. */
   readonly deprecated?: string
   readonly enterprise: boolean
+  /**
+   * false: callable but left out of `tools/list` (a published name kept as an alias of a listed
+   * tool, so agents do not pay for near-duplicates). Discovery still names it.
+   */
+  readonly listed: boolean
   readonly annotations: ToolAnnotations
   readonly input: Schema.Schema<I, any, never>
   readonly output: ToolOutput<O>
@@ -75,11 +80,12 @@ export const readOnly = (title: string, openWorld = false): ToolAnnotations => (
 })
 
 export const make = <I, II, O, E, R>(
-  tool: Omit<Tool<I, O, E, R>, "input" | "enterprise"> & {
+  tool: Omit<Tool<I, O, E, R>, "input" | "enterprise" | "listed"> & {
     readonly input: Schema.Schema<I, II, never>
     readonly enterprise?: boolean
+    readonly listed?: boolean
   }
-): Tool<I, O, E, R> => ({ ...tool, enterprise: tool.enterprise ?? false })
+): Tool<I, O, E, R> => ({ ...tool, enterprise: tool.enterprise ?? false, listed: tool.listed ?? true })
 
 const baseOf = (ast: SchemaAST.AST): SchemaAST.AST => SchemaAST.isRefinement(ast) ? baseOf(ast.from) : ast
 
@@ -155,13 +161,62 @@ export const jsonSchemaOf = (schema: Schema.Schema.Any): Record<string, unknown>
   return Object.keys(definitions).length === 0 ? typed : { ...typed, $defs: definitions }
 }
 
-/** The entry of a tool in `tools/list`. */
-export const describe = (tool: Any): Record<string, unknown> => ({
-  name: tool.name,
-  title: tool.title,
-  description: tool.deprecated === undefined ? tool.description : `Deprecated: ${tool.deprecated} ${tool.description}`,
-  inputSchema: jsonSchemaOf(tool.input),
-  ...(tool.output._tag === "Structured" ? { outputSchema: jsonSchemaOf(tool.output.schema) } : {}),
-  annotations: tool.annotations,
-  _meta: { "svc/version": tool.version, "svc/deprecated": tool.deprecated !== undefined }
-})
+/** Schema keywords whose values are schemas or lists of schemas (everything an agent-facing walk must enter). */
+const schemaValued = new Set(["items", "additionalProperties", "not", "contains", "propertyNames"])
+const schemaListValued = new Set(["anyOf", "oneOf", "allOf", "prefixItems"])
+const schemaMapValued = new Set(["properties", "$defs", "patternProperties"])
+
+/**
+ * Effect's generated descriptions restate the keywords beside them ("a string matching the pattern
+ * …", "an array of at least 1 item(s)"); authored ones start with a capital, a backtick or a digit.
+ */
+const isGeneratedDescription = (value: unknown) =>
+  typeof value === "string" &&
+  /^an? (?:string|array|number|integer|non[ -]empty|positive|negative|non-negative|finite|boolean)\b/.test(value)
+
+/**
+ * A JSON Schema as an agent reads it: without the titles Effect generates from refinements
+ * (`between(1, 100)`, `maxLength(32)`), descriptions that only restate a pattern, examples beside a
+ * description that gives them, or an empty `required`. Every agent pays for these characters on every `tools/list`; they say nothing the
+ * keywords beside them do not.
+ */
+export const leanSchema = (schema: unknown): unknown => {
+  if (Array.isArray(schema)) return schema.map(leanSchema)
+  if (typeof schema !== "object" || schema === null) return schema
+  const lean: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "title" || (key === "description" && isGeneratedDescription(value))) continue
+    // the descriptions here carry their examples in backticks; the keyword would repeat them
+    if (key === "examples" && typeof (schema as Record<string, unknown>).description === "string") continue
+    if (key === "required" && Array.isArray(value) && value.length === 0) continue
+    if (schemaValued.has(key) || schemaListValued.has(key)) lean[key] = leanSchema(value)
+    else if (schemaMapValued.has(key) && typeof value === "object" && value !== null) {
+      lean[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, leanSchema(member)]))
+    } else lean[key] = value
+  }
+  return lean
+}
+
+/**
+ * The entry of a tool in `tools/list`, kept lean because agents pay for it before any work: the
+ * input schema without generated noise, the annotations without a repeated title or hints that
+ * mean nothing for a read-only tool, and no output
+ * schema (structured results have the shapes of their REST twins, published in `/openapi.json`;
+ * listing them here was most of the catalogue's size).
+ */
+export const describe = (tool: Any): Record<string, unknown> => {
+  const { destructiveHint, idempotentHint, title: _title, ...hints } = tool.annotations
+  // MCP: the destructive and idempotent hints mean something only when a tool is not read-only
+  const effects = hints.readOnlyHint === true ? {} : { destructiveHint, idempotentHint }
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.deprecated === undefined
+      ? tool.description
+      : `Deprecated: ${tool.deprecated} ${tool.description}`,
+    inputSchema: leanSchema(jsonSchemaOf(tool.input)),
+    annotations: { ...hints, ...effects },
+    // deprecation is flagged where it applies; discovery lists `deprecated` for every tool
+    _meta: { "svc/version": tool.version, ...(tool.deprecated === undefined ? {} : { "svc/deprecated": true }) }
+  }
+}

@@ -2,6 +2,7 @@ import * as Catalog from "./Catalog.ts"
 import { countryChartResources, eccnResources } from "./resources/Eccn.ts"
 import { ecfrResources } from "./resources/Ecfr.ts"
 import { skillResources } from "./resources/Skills.ts"
+import { courtRecordsTools } from "./tools/CourtRecords.ts"
 import { documentTools } from "./tools/Documents.ts"
 import { eccnTools } from "./tools/Eccn.ts"
 import { ecfrTools } from "./tools/Ecfr.ts"
@@ -33,7 +34,8 @@ export const productionTools = [
   ...transactionTools,
   ...productTools,
   ...noteTools,
-  ...screeningRegistryTools
+  ...screeningRegistryTools,
+  ...courtRecordsTools
 ] as const
 
 export const productionResources = [skillResources, ecfrResources, eccnResources, countryChartResources] as const

@@ -2,7 +2,8 @@ import type { PartDef, SectionDef } from "../domain/documents/Contract.ts"
 import type { FieldMeta } from "../domain/documents/Fields.ts"
 import type { Content } from "./Content.ts"
 import type { Picture } from "./graphics/Graphics.ts"
-import { type Cell, drawTable } from "./pdf/Table.ts"
+import { type Cell, drawTable, type TableDensity } from "./pdf/Table.ts"
+import { Colors, Page, Type } from "./pdf/Theme.ts"
 import type { Writer } from "./pdf/Writer.ts"
 
 const isFact = (field: FieldMeta) => field.kind === "text" || field.kind === "date" || field.kind === "choice"
@@ -12,8 +13,16 @@ const valueCell = (content: Content, key: string): Cell => {
   return shown.tone ? { kind: "badge", label: shown.value, tone: shown.tone } : { kind: "text", text: shown.value }
 }
 
-/** Short values as a grid: two label/value pairs per row when every value is short, else one. */
-export const drawFacts = (w: Writer, content: Content, keys: ReadonlyArray<string>): void => {
+/**
+ * Short values as a grid: two label/value pairs per row when every value is short (or `pairs`
+ * asks for it: a one-page document), else one.
+ */
+export const drawFacts = (
+  w: Writer,
+  content: Content,
+  keys: ReadonlyArray<string>,
+  options: { readonly pairs?: boolean; readonly density?: TableDensity } = {}
+): void => {
   const present = keys.filter((key) => content.has(key))
   if (present.length === 0) return
   const label = (key: string): Cell => ({
@@ -21,7 +30,8 @@ export const drawFacts = (w: Writer, content: Content, keys: ReadonlyArray<strin
     text: content.contract.fieldsByKey.get(key)!.label,
     bold: true
   })
-  const short = present.length >= 4 && present.every((key) => (content.display(key)?.value.length ?? 0) <= 30)
+  const short = options.pairs === true ||
+    present.length >= 4 && present.every((key) => (content.display(key)?.value.length ?? 0) <= 30)
   if (short) {
     const rows: Array<Array<Cell>> = []
     for (let i = 0; i < present.length; i += 2) {
@@ -32,25 +42,24 @@ export const drawFacts = (w: Writer, content: Content, keys: ReadonlyArray<strin
       label: "",
       width: 1.45
     }]
-    drawTable(w, columns, rows, { header: false })
+    drawTable(w, columns, rows, { header: false, ...(options.density ? { density: options.density } : {}) })
   } else {
     const rows = present.map((key) => [label(key), valueCell(content, key)])
-    drawTable(w, [{ label: "", width: 1 }, { label: "", width: 2.4 }], rows, { header: false })
+    drawTable(w, [{ label: "", width: 1 }, { label: "", width: 2.4 }], rows, {
+      header: false,
+      ...(options.density ? { density: options.density } : {})
+    })
   }
 }
 
 const text = (value: string): Cell => ({ kind: "text", text: value })
 
-/** A table field: caption, then the rows with enumerated cells as badges. */
-export const drawDataTable = (w: Writer, content: Content, field: FieldMeta): void => {
-  const rows = content.rows(field.key)
-  if (rows.length === 0) return
+/** A table field's columns and cells, enumerated cells as badges. */
+export const dataTable = (content: Content, field: FieldMeta) => {
   const columns = field.columns!
-  w.caption(field.label)
-  drawTable(
-    w,
-    columns.map((column) => ({ label: column.label, width: column.width })),
-    rows.map((row) =>
+  return {
+    columns: columns.map((column) => ({ label: column.label, width: column.width })),
+    rows: content.rows(field.key).map((row) =>
       columns.map((column): Cell => {
         const value = row[column.key] ?? ""
         if (column.choice && value !== "") {
@@ -62,19 +71,94 @@ export const drawDataTable = (w: Writer, content: Content, field: FieldMeta): vo
         }
         return text(value)
       })
-    ),
-    { caption: field.label }
-  )
+    )
+  }
+}
+
+/** A table field: caption, then the rows with enumerated cells as badges. */
+export const drawDataTable = (w: Writer, content: Content, field: FieldMeta, density?: TableDensity): void => {
+  const { columns, rows } = dataTable(content, field)
+  if (rows.length === 0) return
+  w.caption(field.label)
+  drawTable(w, columns, rows, { caption: field.label, ...(density ? { density } : {}) })
+}
+
+export const signOffHeight = 50
+
+/**
+ * Signature and date lines, each labelled, with the signatory's name (and title) and the date
+ * under them; the block is kept on one page.
+ */
+export const drawSignOff = (
+  w: Writer,
+  signatory: { readonly name: string; readonly title?: string | undefined; readonly date: string }
+): void => {
+  w.ensure(signOffHeight)
+  const line = w.y + 22
+  const signatureWidth = w.width * 0.55
+  const dateX = w.left + w.width * 0.64
+  const dateWidth = w.left + w.width - dateX
+  w.doc.moveTo(w.left, line).lineTo(w.left + signatureWidth, line).lineWidth(0.6).strokeColor(Colors.ink).stroke()
+  w.doc.moveTo(dateX, line).lineTo(w.left + w.width, line).lineWidth(0.6).strokeColor(Colors.ink).stroke()
+  w.font("sansSemiBold", Type.label - 0.6, Colors.faint)
+  w.doc.text("SIGNATURE", w.left, line + 3, { lineBreak: false, characterSpacing: 0.5 })
+  w.doc.text("DATE", dateX, line + 3, { lineBreak: false, characterSpacing: 0.5 })
+  const signer = [signatory.name, signatory.title].filter((part) => part !== undefined && part !== "").join(", ")
+  w.font("sans", Type.small, Colors.ink)
+  const name = w.fitLine(signer, "sans", Type.small, signatureWidth, 6.6)
+  w.write(name.text, "sans", w.left, line + 13, { lineBreak: false })
+  w.font("sans", Type.small, Colors.ink)
+  const date = w.fitLine(signatory.date, "sans", Type.small, dateWidth, 6.6)
+  w.write(date.text, "sans", dateX, line + 13, { lineBreak: false })
+  w.y = line + 13 + Type.small + 6
 }
 
 /** The fields of one part in declaration order: runs of short values as grids, then prose, tables. */
+/** `<PREFIX>_NAME` with `_TITLE` and `_DATE` beside it: a signatory, drawn as a sign-off block. */
+const signatoryPrefix = (field: FieldMeta, keys: ReadonlySet<string>): string | undefined => {
+  const prefix = field.key.endsWith("_NAME") ? field.key.slice(0, -"_NAME".length) : undefined
+  return prefix !== undefined && keys.has(`${prefix}_TITLE`) && keys.has(`${prefix}_DATE`) ? prefix : undefined
+}
+
+/**
+ * The role as a caption, the signatory's statement, then signature and date lines with name,
+ * title and date under them; kept on one page unless the statement alone is longer than a page.
+ */
+const drawSignatory = (w: Writer, content: Content, field: FieldMeta, prefix: string) => {
+  const statement = content.text(`${prefix}_STATEMENT`)
+  w.font("serif", Type.body)
+  const statementHeight = statement === undefined
+    ? 0
+    : w.heightOf(statement, "serif", { width: w.width, lineGap: Type.bodyGap }) + 8
+  const height = Type.label + 6 + statementHeight + signOffHeight
+  if (height < w.bottom - Page.top) w.ensure(height)
+  w.caption(field.label)
+  if (statement !== undefined) w.blocks(content.blocks(`${prefix}_STATEMENT`))
+  drawSignOff(w, {
+    name: content.text(field.key) ?? "",
+    title: content.text(`${prefix}_TITLE`),
+    date: content.display(`${prefix}_DATE`)?.value ?? ""
+  })
+  w.space(8)
+}
+
 const drawFields = (w: Writer, content: Content, fields: ReadonlyArray<FieldMeta>) => {
+  const keys = new Set(fields.map((field) => field.key))
+  const signed = new Set<string>()
   let facts: Array<string> = []
   const flush = () => {
     drawFacts(w, content, facts)
     facts = []
   }
   for (const field of fields) {
+    if (signed.has(field.key)) continue
+    const prefix = signatoryPrefix(field, keys)
+    if (prefix !== undefined) {
+      flush()
+      for (const suffix of ["_TITLE", "_DATE", "_STATEMENT"]) signed.add(`${prefix}${suffix}`)
+      drawSignatory(w, content, field, prefix)
+      continue
+    }
     if (isFact(field)) {
       facts.push(field.key)
       continue

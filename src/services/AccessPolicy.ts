@@ -1,3 +1,4 @@
+import type { OpenApi } from "@effect/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import { NotEntitled, Unauthenticated } from "../domain/Access.ts"
 import type { Principal } from "../domain/Principal.ts"
@@ -28,12 +29,16 @@ export interface AccessPolicyShape {
   readonly indexFields: { readonly host?: string; readonly auth?: string }
   /** The bearer credentials this deployment accepts, as MCP discovery and RFC 9728 metadata advertise them. */
   readonly bearers: BearerCredentials
+  /** Declares in an OpenAPI document the security this policy demands of the paths it guards. */
+  readonly describeSecurity: (document: OpenApi.OpenAPISpec) => OpenApi.OpenAPISpec
 }
 
 export interface BearerCredentials {
   readonly formats: ReadonlyArray<string>
   /** Issuers of those credentials (RFC 8414 issuer identifiers); empty when none is configured. */
   readonly authorizationServers: ReadonlyArray<string>
+  /** How a caller obtains and sends one, as a clause for discovery's notes ("send a service JWT …"). */
+  readonly howToAuthenticate: string
 }
 
 export class AccessPolicy extends Context.Tag("app/AccessPolicy")<AccessPolicy, AccessPolicyShape>() {}
@@ -44,9 +49,11 @@ export const layerOpen: Layer.Layer<AccessPolicy, never, AppConfig> = Layer.effe
   Effect.map(AppConfig, (config) => ({
     check: () => undefined,
     indexFields: {},
+    describeSecurity: (document) => document,
     bearers: {
       formats: ["svc_oauth_… (OAuth 2.1 access token)", "svc_live_… (API key)"],
-      authorizationServers: [config.authUrl]
+      authorizationServers: [config.authUrl],
+      howToAuthenticate: "sign in with OAuth or send an API key as a bearer token"
     }
   }))
 )
@@ -66,6 +73,46 @@ const enclaveRules: ReadonlyArray<Rule> = [
   { matches: under("/api") },
   { matches: under("/skills") }
 ]
+
+const ServiceJwtScheme = "serviceJwt"
+
+const httpMethods = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"])
+
+/**
+ * Every operation under a guarded path needs the service JWT (and nothing else: API keys are not
+ * accepted here), declared as an HTTP bearer scheme with the entitlements it must carry.
+ */
+const describeEnclaveSecurity = (audience: string) => (document: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => {
+      const routed = path.toLowerCase()
+      const rule = enclaveRules.find((candidate) => candidate.matches(routed))
+      if (rule === undefined) return [path, item]
+      const operations = Object.entries(item).map(([method, operation]) =>
+        httpMethods.has(method) && typeof operation === "object" && operation !== null
+          ? [method, { ...operation, security: [{ [ServiceJwtScheme]: [] }] }]
+          : [method, operation]
+      )
+      return [path, Object.fromEntries(operations)]
+    })
+  )
+  return {
+    ...document,
+    paths,
+    components: {
+      ...document.components,
+      securitySchemes: {
+        [ServiceJwtScheme]: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: `A service JWT for the audience ${audience}; /mcp needs the \`${Entitlement.mcp}\` and ` +
+            `/pdf/* the \`${Entitlement.pdf}\` entitlement in the \`${EntitlementsClaim}\` claim.`
+        }
+      }
+    }
+  }
+}
 
 const describeEnclave = (issuer: string, audience: string) =>
   "Service JWT required: send `Authorization: Bearer <SERVICE_JWT>` on /mcp, /api/*, /skills* and /pdf/*. " +
@@ -109,6 +156,7 @@ export const layerServiceJwt: Layer.Layer<AccessPolicy, never, AppConfig> = Laye
         const rule = enclaveRules.find((candidate) => candidate.matches(path))
         return rule === undefined ? undefined : decide(rule, presented)(principal)
       },
+      describeSecurity: describeEnclaveSecurity(config.serviceJwt.audience),
       indexFields: {
         host,
         auth: describeEnclave(
@@ -118,7 +166,9 @@ export const layerServiceJwt: Layer.Layer<AccessPolicy, never, AppConfig> = Laye
       },
       bearers: {
         formats: [`service JWT (audience ${config.serviceJwt.audience}, \`${Entitlement.mcp}\` entitlement for /mcp)`],
-        authorizationServers: Option.toArray(config.serviceJwt.issuer)
+        authorizationServers: Option.toArray(config.serviceJwt.issuer),
+        howToAuthenticate: `send a service JWT carrying the \`${Entitlement.mcp}\` entitlement as a bearer token ` +
+          "(OAuth and API keys are not accepted on this deployment)"
       }
     }
   })

@@ -15,6 +15,8 @@ export interface AppConfigShape {
   readonly database: DatabaseConfig
   /** Redis for the anonymous rate limit across instances; unset → in memory. */
   readonly redisUrl: Option.Option<Redacted.Redacted>
+  /** Prefix of the rate limit's Redis keys, so deployments can share one Redis. */
+  readonly redisKeyPrefix: string
   readonly ecfrBaseUrl: string
   readonly cslBulkUrl: string
   readonly cslFile: Option.Option<string>
@@ -25,6 +27,8 @@ export interface AppConfigShape {
   readonly dojBaseUrl: string
   /** The enforcement archive's collectors: their upstreams, politeness and the operator they name. */
   readonly enforcementCollection: EnforcementCollectionConfig
+  /** CourtListener REST API v4, called under each caller's own token (court-records tools). */
+  readonly courtListenerBaseUrl: string
   /** EDGAR refuses automated clients without a User-Agent naming a contact; unset → EDGAR search is off. */
   readonly secEdgarUserAgent: Option.Option<string>
   readonly dataGovApiKey: Option.Option<Redacted.Redacted>
@@ -34,6 +38,11 @@ export interface AppConfigShape {
   readonly skillsGithubToken: Option.Option<Redacted.Redacted>
   readonly logLevel: string
   readonly rateLimitPerMinute: number
+  /**
+   * The longest a request waits on an upstream (across retries and sequential calls) before it is
+   * answered from a stored copy, a local fallback or a 503; the upstream work itself may go on.
+   */
+  readonly upstreamDeadlineSeconds: number
   readonly trustProxy: boolean
   /** Enclave deployment: how service JWTs are verified (see `services/ServiceJwt.ts`). */
   readonly serviceJwt: ServiceJwtConfig
@@ -191,6 +200,12 @@ const variables = Config.all({
     /^rediss?:\/\/./.test(text.trim())
       ? Either.right(Redacted.make(text.trim()))
       : invalid("must be a redis:// or rediss:// URL (unset: the rate limit is kept in memory)"))),
+  redisKeyPrefix: checked("REDIS_KEY_PREFIX", (text) =>
+    /^[\x21-\x7e]{1,64}$/.test(text)
+      ? Either.right(text)
+      : invalid("must be 1 to 64 printable characters without spaces (unset: ecds:ratelimit:)")).pipe(
+      Config.withDefault("ecds:ratelimit:")
+    ),
   ecfrBaseUrl: url("ECFR_BASE_URL", "https://www.ecfr.gov"),
   cslBulkUrl: url(
     "CSL_BULK_URL",
@@ -219,6 +234,7 @@ const variables = Config.all({
     2_000,
     "milliseconds from 0 to 600000"
   ),
+  courtListenerBaseUrl: url("COURTLISTENER_BASE_URL", "https://www.courtlistener.com"),
   secEdgarUserAgent: Config.option(checked("SEC_EDGAR_USER_AGENT", (text) => {
     const value = text.trim()
     return /\S+@\S+\.\S+/.test(value) && value.length <= 200
@@ -239,6 +255,7 @@ const variables = Config.all({
   skillsGithubToken: Config.option(Config.redacted("SKILLS_GITHUB_TOKEN")),
   logLevel: oneOf("LOG_LEVEL", LogLevelNames, "info"),
   rateLimitPerMinute: integerIn("RATE_LIMIT_PER_MINUTE", 0, 1_000_000, 120, "an integer >= 0 (0 turns the limit off)"),
+  upstreamDeadlineSeconds: integerIn("UPSTREAM_DEADLINE_SECONDS", 1, 120, 8, "whole seconds from 1 to 120"),
   trustProxy: Config.string("TRUST_PROXY").pipe(
     Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
     Config.withDefault(false)
@@ -310,6 +327,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
       sslCaFile: v.databaseSslCaFile
     },
     redisUrl: v.redisUrl,
+    redisKeyPrefix: v.redisKeyPrefix,
     ecfrBaseUrl: v.ecfrBaseUrl,
     cslBulkUrl: v.cslBulkUrl,
     cslFile: v.cslFile,
@@ -324,6 +342,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
       ddtcBaseUrl: v.ddtcBaseUrl,
       spacingMillis: v.enforcementRequestSpacingMillis
     },
+    courtListenerBaseUrl: v.courtListenerBaseUrl,
     secEdgarUserAgent: v.secEdgarUserAgent,
     dataGovApiKey: v.dataGovApiKey,
     skillsSource: v.skillsSource,
@@ -332,6 +351,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     skillsGithubToken: v.skillsGithubToken,
     logLevel: v.logLevel,
     rateLimitPerMinute: v.rateLimitPerMinute,
+    upstreamDeadlineSeconds: v.upstreamDeadlineSeconds,
     trustProxy: v.trustProxy,
     serviceJwt: {
       issuer: v.serviceJwtIssuer,

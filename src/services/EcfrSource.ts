@@ -39,11 +39,14 @@ export interface EcfrSourceShape {
   readonly sections: (part: SupportedPartNumber) => Effect.Effect<Served<SectionsPayload>, UpstreamUnavailable>
   /**
    * One section by its `<part>.<number>` identifier (e.g. `740.1`); InvalidRequest when the id is
-   * not of that form or names no section of the part.
+   * not of that form or names no section of the part. With `appendices`, also a supplement or
+   * appendix by the identifier the structure lists (`Supplement No. 4 to Part 774`) or a short form
+   * (`Supp. 4`): what MCP agents read; SPEC's REST text endpoints stay `<part>.<number>` only.
    */
   readonly section: (
     part: SupportedPartNumber,
-    section: string
+    section: string,
+    options?: { readonly appendices?: boolean }
   ) => Effect.Effect<Served<CfrSection>, InvalidRequest | UpstreamUnavailable>
   /** The latest amendment of each section and supplement. */
   readonly versions: (part: SupportedPartNumber) => Effect.Effect<Served<VersionsPayload>, UpstreamUnavailable>

@@ -1,5 +1,7 @@
-import { Clock, Context, Data, Effect, Layer } from "effect"
+import * as Shared from "@effect/experimental/RateLimiter"
+import { Context, Data, Duration, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.ts"
+import * as MemoryStore from "./ratelimit/MemoryStore.ts"
 
 export interface RateLimitDecision {
   readonly allowed: boolean
@@ -21,57 +23,70 @@ export interface RateLimiterShape {
 /** The anonymous per-client budget. Callers treat a failure as "allow" (the limit fails open). */
 export class RateLimiter extends Context.Tag("app/RateLimiter")<RateLimiter, RateLimiterShape>() {}
 
-interface Window {
-  start: number
-  count: number
+export interface LimitOptions {
+  readonly limit: number
+  readonly windowSeconds: number
+  /** How long a counter store may take before the request goes through uncounted. */
+  readonly timeout?: Duration.DurationInput
 }
 
+const secondsOf = (duration: Duration.Duration) => Math.max(1, Math.ceil(Duration.toMillis(duration) / 1000))
+
 /**
- * In-memory fixed windows that start at a client's first request. Memory is bounded: expired
- * windows are swept as the table grows, and past `maxClients` new clients are refused with an
- * error (so they are let through, never blocked).
+ * The budget over `@effect/experimental`'s `RateLimiter` ("fixed-window": `limit` requests, and the
+ * counter's expiry grows by `window / limit` per request, so a client gets at most `limit` per
+ * window). The counters live in whichever `RateLimiterStore` is provided: this process's memory, or
+ * Redis shared by every instance. A slow or failing store is an error, never a denial.
  */
-export const makeInMemory = (
-  options: { readonly limit: number; readonly windowSeconds: number; maxClients?: number }
-) =>
-  Effect.sync((): RateLimiterShape => {
-    const windowMs = options.windowSeconds * 1000
-    const maxClients = options.maxClients ?? 100_000
-    const windows = new Map<string, Window>()
-    let nextSweep = 1024
-    const sweep = (now: number) => {
-      for (const [key, window] of windows) {
-        if (now - window.start >= windowMs) windows.delete(key)
-      }
-      nextSweep = Math.max(1024, windows.size * 2)
-    }
+export const make = (options: LimitOptions) =>
+  Effect.map(Shared.RateLimiter, (shared): RateLimiterShape => {
+    const window = Duration.seconds(options.windowSeconds)
+    const timeout = options.timeout ?? Duration.millis(500)
     return {
       limit: options.limit,
       windowSeconds: options.windowSeconds,
       consume: (key) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          let window = windows.get(key)
-          if (window === undefined || now - window.start >= windowMs) {
-            if (window === undefined && windows.size >= nextSweep) sweep(now)
-            if (window === undefined && windows.size >= maxClients) {
-              return Effect.fail(new RateLimiterError({ reason: "client table full" }))
-            }
-            window = { start: now, count: 0 }
-            windows.set(key, window)
-          }
-          const allowed = window.count < options.limit
-          if (allowed) window.count++
-          return Effect.succeed({
-            allowed,
-            limit: options.limit,
-            remaining: Math.max(0, options.limit - window.count),
-            resetSeconds: Math.max(1, Math.ceil((window.start + windowMs - now) / 1000))
-          })
-        })
+        options.limit === 0
+          ? Effect.succeed({ allowed: true, limit: 0, remaining: 0, resetSeconds: options.windowSeconds })
+          : shared.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit: options.limit, key }).pipe(
+            Effect.map((result): RateLimitDecision => ({
+              allowed: true,
+              limit: options.limit,
+              remaining: Math.max(0, result.remaining),
+              resetSeconds: secondsOf(result.resetAfter)
+            })),
+            Effect.catchAll((error) =>
+              error.reason === "Exceeded"
+                ? Effect.succeed<RateLimitDecision>({
+                  allowed: false,
+                  limit: options.limit,
+                  remaining: 0,
+                  resetSeconds: secondsOf(error.retryAfter)
+                })
+                // the store's message only: its cause may name the key (a client address)
+                : Effect.fail(new RateLimiterError({ reason: error.message }))
+            ),
+            Effect.timeoutFail({
+              duration: timeout,
+              onTimeout: () => new RateLimiterError({ reason: "the counter store did not answer in time" })
+            })
+          )
     }
   })
 
-export const layer: Layer.Layer<RateLimiter, never, AppConfig> = Layer.effect(
+/** The budget with its counters in this process's memory, bounded to `maxClients` clients. */
+export const makeInMemory = (options: LimitOptions & { readonly maxClients?: number }) =>
+  make(options).pipe(
+    Effect.provide(Shared.layer.pipe(Layer.provide(MemoryStore.layer({ maxClients: options.maxClients }))))
+  )
+
+/** `RATE_LIMIT_PER_MINUTE` per client over the counter store provided (memory or Redis). */
+export const layerShared: Layer.Layer<RateLimiter, never, AppConfig | Shared.RateLimiterStore> = Layer.effect(
   RateLimiter,
-  Effect.flatMap(AppConfig, (config) => makeInMemory({ limit: config.rateLimitPerMinute, windowSeconds: 60 }))
+  Effect.flatMap(AppConfig, (config) => make({ limit: config.rateLimitPerMinute, windowSeconds: 60 }))
+).pipe(Layer.provide(Shared.layer))
+
+/** `RATE_LIMIT_PER_MINUTE` per client, counted in this process's memory. */
+export const layer: Layer.Layer<RateLimiter, never, AppConfig> = layerShared.pipe(
+  Layer.provide(MemoryStore.layer())
 )

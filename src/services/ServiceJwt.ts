@@ -56,17 +56,31 @@ const pemKey = (pem: string, algorithms: ReadonlyArray<string>): JWTVerifyGetKey
   }
 }
 
+/** Refuses a token whose header names no key: with a key set, jose would otherwise try its only key. */
+class MissingKeyId extends Error {
+  readonly code = "ERR_JWKS_NO_KID"
+}
+
+/**
+ * A key set selects its key by the token's `kid` only (the deployment guide promises a known `kid`):
+ * jose alone accepts a token without one when the set holds a single key of the algorithm.
+ */
+const requiringKid = (keys: JWTVerifyGetKey): JWTVerifyGetKey => (header, token) => {
+  if (typeof header.kid !== "string" || header.kid.length === 0) throw new MissingKeyId("kid required")
+  return keys(header, token)
+}
+
 const keySetFrom = (config: ServiceJwtConfig): Effect.Effect<JWTVerifyGetKey, ServiceJwtConfigError> => {
   if (Option.isSome(config.jwksUrl)) {
     const url = new URL(config.jwksUrl.value)
     // the runtime's outbound fetch (proxy-aware on Node) when one is provided, else jose's default
     return Effect.map(Effect.serviceOption(FetchHttpClient.Fetch), (fetch) =>
-      createRemoteJWKSet(url, {
+      requiringKid(createRemoteJWKSet(url, {
         timeoutDuration: 5_000,
         cooldownDuration: 30_000,
         cacheMaxAge: 10 * 60_000,
         ...Option.match(fetch, { onNone: () => ({}), onSome: (implementation) => ({ [customFetch]: implementation }) })
-      }))
+      })))
   }
   if (Option.isNone(config.publicKeys)) {
     return Effect.fail(
@@ -84,7 +98,7 @@ const keySetFrom = (config: ServiceJwtConfig): Effect.Effect<JWTVerifyGetKey, Se
     }).pipe(Effect.as(pemKey(text, config.algorithms)))
   }
   return Effect.try({
-    try: () => createLocalJWKSet(JSON.parse(text) as JSONWebKeySet),
+    try: () => requiringKid(createLocalJWKSet(JSON.parse(text) as JSONWebKeySet)),
     catch: () =>
       new ServiceJwtConfigError({ reason: "SERVICE_JWT_PUBLIC_KEYS must be a JWKS document or a PEM public key" })
   })
@@ -130,6 +144,7 @@ export const makeResolver = (config: ServiceJwtConfig): Effect.Effect<BearerReso
           ),
           Effect.catchAll((failure) => {
             const code = (failure.error as { code?: string } | undefined)?.code ?? "ERR_UNKNOWN"
+
             return Effect.as(Effect.logDebug("service JWT rejected", { reason: code }), Option.none())
           })
         )

@@ -116,6 +116,13 @@ describe("enclave deployment", () => {
           .setIssuer(issuer).setAudience(audience).setSubject("svc-caller").setExpirationTime("5m")
           .sign(new TextEncoder().encode(t.rsaPem))
     ],
+    [
+      "without a kid (jose alone would try the set's only RS256 key)",
+      (t) =>
+        new SignJWT({ svc_entitlements: ["mcp"] }).setProtectedHeader({ alg: "RS256" })
+          .setIssuer(issuer).setAudience(audience).setSubject("svc-caller").setExpirationTime("5m")
+          .sign(t.rsa.privateKey)
+    ],
     ["with an unknown kid", (t) => t.sign({}, { kid: "rotated-away", key: t.stranger.privateKey })],
     ["signed by an unknown key under a known kid", (t) => t.sign({}, { key: t.stranger.privateKey })],
     ["tampered", async (t) => {
@@ -161,6 +168,35 @@ describe("enclave deployment", () => {
     expect(discovery.auth.authorizationServers).toEqual([issuer])
     expect(discovery.auth.bearerFormats).toEqual([expect.stringMatching(/^service JWT \(audience urn:svc:enclave/)])
     expect(JSON.stringify(discovery)).not.toMatch(/svc_oauth_|svc_live_/)
+  })
+
+  it("tells anonymous discovery readers to send a service JWT, not to sign in with OAuth or an API key", async () => {
+    const discovery = await (await get("/.well-known/mcp")).json()
+    expect(discovery.enterprise.disclosed).toBe(false)
+    expect(discovery.enterprise.note).toContain("send a service JWT carrying the `mcp` entitlement")
+    expect(discovery.enterprise.note).not.toMatch(/sign in with OAuth|send an API key/)
+  })
+
+  it("declares the service JWT on every guarded operation of /openapi.json", async () => {
+    const check = (document: any, guarded: ReadonlyArray<string>) => {
+      expect(document.components.securitySchemes).toEqual({
+        serviceJwt: expect.objectContaining({ type: "http", scheme: "bearer", bearerFormat: "JWT" })
+      })
+      for (const path of guarded) {
+        for (const operation of Object.values<any>(document.paths[path])) {
+          expect(operation.security, path).toEqual([{ serviceJwt: [] }])
+        }
+      }
+      for (const path of ["/", "/health", "/openapi.json"]) {
+        for (const operation of Object.values<any>(document.paths[path])) {
+          expect(operation.security ?? [], path).toEqual([])
+        }
+      }
+    }
+    check(await (await get("/openapi.json")).json(), ["/api/regulatory-status", "/skills", "/mcp/server-card"])
+    const full = await (await get("/openapi.json", await tokens.sign())).json()
+    check(full, ["/api/regulatory-status", "/pdf/{slug}", "/pdf/{slug}/contract"])
+    expect(JSON.stringify(full)).not.toContain("\"apiKey\"")
   })
 
   it("never answers an unauthenticated request from what an authenticated one was served", async () => {

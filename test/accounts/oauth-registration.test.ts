@@ -101,6 +101,13 @@ describe("OAuth authorization server metadata and dynamic client registration", 
     expect(web.body.error).toBe("invalid_redirect_uri")
   })
 
+  it("registers a client without application_type as a web client (RFC 7591 makes it optional)", async () => {
+    const { body, status } = await registerClient(server.url, { redirect_uris: ["https://app.example.com/cb"] })
+    expect(status).toBe(201)
+    expect(body.application_type).toBe("web")
+    expect(body.redirect_uris).toEqual(["https://app.example.com/cb"])
+  })
+
   it.each([
     ["no redirect_uris", { application_type: "native" }, "invalid_redirect_uri"],
     ["an empty redirect_uris", { redirect_uris: [], application_type: "native" }, "invalid_redirect_uri"],
@@ -121,7 +128,17 @@ describe("OAuth authorization server metadata and dynamic client registration", 
     ],
     ["a relative URI", { redirect_uris: ["/callback"], application_type: "web" }, "invalid_redirect_uri"],
     ["javascript:", { redirect_uris: ["javascript:alert(1)"], application_type: "native" }, "invalid_redirect_uri"],
-    ["no application_type", { redirect_uris: ["https://app.example.com/cb"] }, "invalid_client_metadata"],
+    [
+      "an https URI without a host",
+      { redirect_uris: ["https:///cb"], application_type: "web" },
+      "invalid_redirect_uri"
+    ],
+    ["https:/cb (one slash)", { redirect_uris: ["https:/cb"], application_type: "web" }, "invalid_redirect_uri"],
+    [
+      "a backslash authority",
+      { redirect_uris: ["https:\\\\evil.example\\cb"], application_type: "web" },
+      "invalid_redirect_uri"
+    ],
     [
       "an unknown application_type",
       { redirect_uris: ["https://a.example/cb"], application_type: "desktop" },

@@ -41,7 +41,7 @@ describe("ecds mcp: the stdio transport with the official SDK clients", () => {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28")
       const names = toolNames(await client.listTools())
       expect(names).toContain("get_ecfr_text")
-      expect(names).not.toContain("create_classification_pdf")
+      expect(names).not.toContain("create_pdf")
       const text = await client.callTool({ name: "get_ecfr_text", arguments: { part: 740, section: "740.1" } })
       expect(text.isError ?? false).toBe(false)
       expect(JSON.stringify(text.content)).toContain("§ 740.1 Introduction.")
@@ -61,7 +61,7 @@ describe("ecds mcp: the stdio transport with the official SDK clients", () => {
     await client.connect(new LegacyStdio({ command, args: [...args, "mcp"], env, stderr: "pipe" }))
     try {
       const names = toolNames(await client.listTools())
-      expect(names).toContain("create_classification_pdf")
+      expect(names).toContain("create_pdf")
       expect(names).toContain("check_party_enforcement")
       const contract = await client.callTool({ name: "get_classification_pdf_contract", arguments: {} })
       expect(contract.isError ?? false).toBe(false)

@@ -74,29 +74,43 @@ describe("enterprise document tools over MCP (public deployment)", () => {
   })
   afterAll(() => server.close())
 
-  it("discloses the 14 tools to an API key and a free-tier OAuth user, not to anonymous or deactivated callers", async () => {
+  it("lists get_pdf_contract and create_pdf to an API key and a free-tier OAuth user, not to anonymous or deactivated callers; SPEC's 14 names stay callable", async () => {
     expect(documentToolNames).toHaveLength(14)
     const anonymous = await tools(server)
-    for (const name of documentToolNames) expect(anonymous).not.toContain(name)
+    for (const name of [...documentToolNames, "get_pdf_contract", "create_pdf"]) expect(anonymous).not.toContain(name)
     const { key, keyId } = await newKey(0)
-    expect(await tools(server, key)).toEqual(expect.arrayContaining(documentToolNames))
-    expect(await tools(server, freeToken)).toEqual(expect.arrayContaining(documentToolNames))
+    for (const bearer of [key, freeToken]) {
+      const listed = await tools(server, bearer)
+      expect(listed).toEqual(expect.arrayContaining(["get_pdf_contract", "create_pdf"]))
+      // the per-type names are aliases: callable (below), not repeated in every tools/list
+      for (const name of documentToolNames) expect(listed).not.toContain(name)
+    }
+    const discovery =
+      await (await fetch(`${server.url}/.well-known/mcp`, { headers: { authorization: `Bearer ${key}` } }))
+        .json()
+    expect(discovery.capabilities.tools).toEqual(expect.arrayContaining(documentToolNames))
     await setStatus(keyId, "inactive")
-    expect(await tools(server, key)).not.toContain("create_classification_pdf")
+    expect(await tools(server, key)).not.toContain("create_pdf")
     const refused = await modernPost(server, "tools/call", { name: "create_tcp_pdf", arguments: {} }, {
       authorization: `Bearer ${key}`
     })
     expect(refused.status).toBe(401)
   })
 
-  it("answers each get_<slug>_pdf_contract with exactly the REST contract", async () => {
+  it("answers get_pdf_contract and each get_<slug>_pdf_contract with exactly the REST contract", async () => {
     const { key } = await newKey(0)
     for (const slug of DocumentSlugs) {
-      const rest = await server.get(`/pdf/${slug}/contract`, { headers: { authorization: `Bearer ${key}` } })
+      const rest = await (await server.get(`/pdf/${slug}/contract`, { headers: { authorization: `Bearer ${key}` } }))
+        .json()
       const result = await call(server, key, `get_${slug.replaceAll("-", "_")}_pdf_contract`, {})
       expect(result.isError ?? false).toBe(false)
-      expect(result.structuredContent).toEqual(await rest.json())
+      expect(result.structuredContent).toEqual(rest)
+      const shared = await call(server, key, "get_pdf_contract", { document: slug })
+      expect(shared.structuredContent).toEqual(rest)
     }
+    const unknown = await call(server, key, "get_pdf_contract", { document: "invoice" })
+    expect(unknown.isError).toBe(true)
+    expect(unknown.content[0].text).toMatch(/^Invalid arguments: `document` must be one of "classification"/)
   })
 
   it("renders a final document for one credit and delivers it as a link that needs no bearer", async () => {
@@ -175,6 +189,19 @@ describe("enterprise document tools over MCP (public deployment)", () => {
     expect(await spent(keyId)).toBe("0")
     const paidUserDraft = await create(server, paidToken, { payload: minimalClassificationPayload, draft: true })
     expect(paidUserDraft.structuredContent.metering).toBe("free")
+    // the listed create_pdf renders the same document when given its type
+    const shared = await call(server, key, "create_pdf", {
+      document: "classification",
+      payload: minimalClassificationPayload,
+      draft: true
+    })
+    expect(shared.structuredContent).toMatchObject({
+      document: "classification",
+      draft: true,
+      metering: "free",
+      file_name: "ECM-2026-0142-v1.0-DRAFT.pdf"
+    })
+    expect(await spent(keyId)).toBe("0")
   })
 
   it("answers purchase information to a key with a billing issue", async () => {
@@ -277,7 +304,7 @@ describe("enterprise document tools on the enclave", () => {
     const server = await startServer({ config: enclaveConfig(issuer.config()) })
     try {
       const entitled = await issuer.sign({ svc_entitlements: ["mcp", "pdf"] })
-      expect(await tools(server, entitled)).toEqual(expect.arrayContaining(documentToolNames))
+      expect(await tools(server, entitled)).toEqual(expect.arrayContaining(["get_pdf_contract", "create_pdf"]))
       const result = await create(server, entitled)
       expect(result.structuredContent).toMatchObject({ metering: "plan", draft: false })
       const path = pathOf(result.structuredContent.url)

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
+import { EccnAnswer } from "../../src/domain/Eccn.ts"
+import * as Tool from "../../src/mcp/Tool.ts"
 import * as Auth from "../../src/services/Auth.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { callTool, modernPost } from "../support/mcp/McpTestApp.ts"
@@ -45,11 +47,13 @@ describe("MCP ECCN, Country Chart and rule-change tools", () => {
     expect(malformed.result.content[0].text).toMatch(/^Invalid arguments: `eccn` must be an ECCN/)
   })
 
-  it("lists get_eccn with an object output schema (its answer comes in two kinds)", async () => {
+  it("lists get_eccn without an output schema; its two-kind answer still renders as an object schema", async () => {
     const { result } = await (await modernPost(server, "tools/list")).json()
     const tool = result.tools.find((t: { name: string }) => t.name === "get_eccn")
-    expect(tool.outputSchema.type).toBe("object")
-    expect(tool.outputSchema.anyOf).toHaveLength(2)
+    expect(tool.outputSchema).toBeUndefined()
+    const schema = Tool.jsonSchemaOf(EccnAnswer)
+    expect(schema.type).toBe("object")
+    expect(schema.anyOf).toHaveLength(2)
   })
 
   it("get_country_chart_row answers the REST lookup, with and without an ECCN", async () => {

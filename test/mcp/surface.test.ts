@@ -53,29 +53,14 @@ describe("MCP tools, resources and disclosure", () => {
         type: "object",
         required: ["term"],
         properties: {
-          term: { type: "string", description: "The term, e.g. `deemed export`", title: "minLength(1)", minLength: 1 }
+          term: { type: "string", description: "The term, e.g. `deemed export`", minLength: 1 }
         },
         additionalProperties: false
       },
-      outputSchema: {
-        type: "object",
-        required: ["term", "definition", "citation", "related"],
-        properties: {
-          term: { type: "string" },
-          definition: { type: "string" },
-          citation: { type: "string" },
-          related: { type: "array", items: { type: "string" } }
-        },
-        additionalProperties: false
-      },
-      annotations: {
-        title: "Look up a glossary term",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false
-      },
-      _meta: { "svc/version": "1.0.0", "svc/deprecated": false }
+      // lean: no output schema (the REST twin's shape is in /openapi.json), no generated titles, no
+      // repeated title or hints that mean nothing for a read-only tool
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      _meta: { "svc/version": "1.0.0" }
     })
     const note = items.find((tool) => tool.name === "term_note")
     expect(note.outputSchema).toBeUndefined()
@@ -172,7 +157,16 @@ describe("MCP tools, resources and disclosure", () => {
 
   it("answers an unknown or undisclosed tool with -32602", async () => {
     const unknown = await call(server, "no_such_tool", {})
-    expect(unknown.json.error).toEqual({ code: -32602, message: "Unknown tool: no_such_tool" })
+    expect(unknown.json.error).toEqual({
+      code: -32602,
+      message: "Unknown tool: no_such_tool (tools/list names them all)",
+      data: { name: "no_such_tool", nearest: [] }
+    })
+    const typo = await call(server, "lookup_terms", {})
+    expect(typo.json.error).toMatchObject({
+      message: "Unknown tool: lookup_terms. Did you mean lookup_term, list_terms, term_note?",
+      data: { nearest: ["lookup_term", "list_terms", "term_note"] }
+    })
     const enterprise = await call(server, "term_audit", {}, bearers.apiKey)
     expect(enterprise.json.result.structuredContent).toEqual({ count: 3 })
   })

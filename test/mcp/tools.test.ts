@@ -23,6 +23,21 @@ describe("production MCP tools", () => {
     }
   })
 
+  it("answers an unknown tool with the nearest tool names", async () => {
+    const cases: Array<[string, string]> = [
+      ["get_ecfr_section", "get_ecfr_sections"],
+      ["csl_search", "search_csl"],
+      ["get_country_chart", "get_country_chart_row"],
+      ["get_ecfr_versions_of_part", "get_ecfr_part"]
+    ]
+    for (const [wrong, meant] of cases) {
+      const { error } = await callTool(server, wrong, {})
+      expect(error.code).toBe(-32602)
+      expect(error.data.nearest, wrong).toContain(meant)
+      expect(error.message).toMatch(new RegExp(`^Unknown tool: ${wrong}\\. Did you mean .*${meant}`))
+    }
+  })
+
   it("list_skills, get_skill and get_skill_bundle answer what /skills serves", async () => {
     const list = await callTool(server, "list_skills", {})
     expect(list.result.structuredContent).toEqual(await (await server.get("/skills")).json())

@@ -27,6 +27,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): Partial<App
   govinfoBaseUrl: "http://127.0.0.1:9",
   regulationsBaseUrl: "http://127.0.0.1:9",
   dojBaseUrl: "http://127.0.0.1:9",
+  courtListenerBaseUrl: "http://127.0.0.1:9",
   cslBulkUrl: "http://127.0.0.1:9/consolidated.json",
   ...overrides
 })

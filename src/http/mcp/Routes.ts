@@ -1,10 +1,12 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { CourtTokenHeader as CourtTokenHeaderName } from "../../domain/CourtRecords.ts"
 import type { BodyTooLarge, MalformedBody } from "../../domain/JsonBody.ts"
 import { CurrentPrincipal } from "../../domain/Principal.ts"
 import { McpCatalog } from "../../mcp/Catalog.ts"
 import { ErrorCode, RpcError, unparsable } from "../../mcp/JsonRpc.ts"
 import * as Server from "../../mcp/Server.ts"
+import { CourtTokenHeader } from "../../mcp/tools/CourtRecords.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { readText } from "../Body.ts"
 import { rawRoute, type RouteDescriptor } from "../RouteCatalog.ts"
@@ -86,7 +88,14 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
       return readText(request, MaxBodyBytes).pipe(
         Effect.matchEffect({
           onFailure: (error) => Effect.succeed(unreadable(error)),
-          onSuccess: (body) => Server.handle(options, { body, headers, principal: Effect.succeed(principal) })
+          onSuccess: (body) => {
+            const handled = Server.handle(options, { body, headers, principal: Effect.succeed(principal) })
+            const courtToken = headers[CourtTokenHeaderName]
+            // the caller's own CourtListener token, for the court-records tools of this request only
+            return courtToken === undefined || courtToken === ""
+              ? handled
+              : Effect.provideService(handled, CourtTokenHeader, Redacted.make(courtToken))
+          }
         }),
         Effect.map((reply) => json(reply, extraHeaders))
       )

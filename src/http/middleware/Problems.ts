@@ -6,8 +6,8 @@ import {
   InvalidRequest,
   MethodNotAllowed,
   NotFound,
-  problemCodeFields,
-  ProblemContentType
+  ProblemContentType,
+  publishedProblem
 } from "../../domain/Problem.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
@@ -41,10 +41,7 @@ const finish = (
   baseUrl: string,
   headers?: Readonly<Record<string, string>>
 ) => {
-  const { _tag: _internal, ...fields } = body
-  const type = typeof fields.type === "string" && fields.type.startsWith("/") ? `${baseUrl}${fields.type}` : fields.type
-  const published = { ...fields, ...problemCodeFields(fields), type, instance: info.id }
-  return HttpServerResponse.unsafeJson(published, {
+  return HttpServerResponse.unsafeJson({ ...publishedProblem(body, baseUrl), instance: info.id }, {
     status,
     contentType: ProblemContentType,
     ...(headers ? { headers } : {})

@@ -32,7 +32,7 @@ export const ServiceHttpLive = HttpApiBuilder.group(Api, "service", (handlers) =
     const readiness = yield* Readiness
     const access = yield* AccessPolicy
     const base = config.publicBaseUrl
-    const withServer = (spec: OpenApi.OpenAPISpec) => ({ ...spec, servers: [{ url: base }] })
+    const withServer = (spec: OpenApi.OpenAPISpec) => ({ ...access.describeSecurity(spec), servers: [{ url: base }] })
     // the document depends on the caller's credentials: shared caches keep them apart
     const publicDocument = prebuiltJson(withServer(OpenApi.fromApi(PublicApi)), { vary: "authorization" })
     const fullDocument = prebuiltJson(withServer(OpenApi.fromApi(Api)), {

@@ -6,7 +6,7 @@ import {
   DocumentContract,
   DocumentLink,
   documentLinkPath,
-  type DocumentSlug,
+  DocumentSlug,
   DocumentSlugs,
   freeDocumentSlugs,
   MaxPayloadBytes,
@@ -14,6 +14,7 @@ import {
   type PlanInfo
 } from "../../domain/Documents.ts"
 import { contractDocuments, contracts } from "../../domain/documents/index.ts"
+import { publishedProblem } from "../../domain/Problem.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
 import { DocumentPayers, type NoPayer } from "../../services/DocumentPayers.ts"
@@ -24,37 +25,57 @@ import * as Tool from "../Tool.ts"
 
 const toolSlug = (slug: DocumentSlug) => slug.replaceAll("-", "_")
 
-/** REST twin: `GET /pdf/{slug}/contract`. */
-const contractTool = (slug: DocumentSlug) => {
+const contractOf = (slug: DocumentSlug) => Effect.succeed(contractDocuments[slug])
+
+const DocumentArgument = DocumentSlug.annotations({ description: "Document type" })
+
+const Payload = (contractTool: string) =>
+  Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    jsonSchema: {
+      type: "object",
+      description: `Template variables as ${contractTool} describes them (max 1 MB JSON); unknown keys are warnings`
+    }
+  })
+
+const Draft = Schema.optional(Schema.Boolean.annotations({
+  description: "true: watermarked draft, free, not for reliance (default false)"
+}))
+
+const priceNote = `A final document costs a credit (${[...freeDocumentSlugs].join(", ")}: free), a draft nothing.`
+
+/** REST twin: `GET /pdf/{slug}/contract`, one tool for every document type. */
+const getPdfContract = Tool.make({
+  name: "get_pdf_contract",
+  title: "Document payload contract",
+  description: "The payload contract of a compliance PDF: every key with a placeholder, required keys, HTML keys, " +
+    "enumerations and authoring notes. Read it before create_pdf.",
+  version: "1.0.0",
+  enterprise: true,
+  annotations: Tool.readOnly("Document payload contract"),
+  input: Schema.Struct({ document: DocumentArgument }),
+  output: Tool.structured(DocumentContract),
+  run: ({ document }) => contractOf(document)
+})
+
+/**
+ * SPEC's per-type name `get_<slug>_pdf_contract`: callable, not listed (seven near-identical
+ * entries cost agents thousands of characters in every `tools/list`; `get_pdf_contract` lists once).
+ */
+const contractAlias = (slug: DocumentSlug) => {
   const contract = contracts[slug]
   return Tool.make({
     name: `get_${toolSlug(slug)}_pdf_contract`,
     title: `${contract.title}: payload contract`,
-    description: `The payload contract of the ${contract.title} (${contract.description}) — every accepted key ` +
-      "with a placeholder value, the required keys, the keys taking a small HTML subset, the enumerated values " +
-      `and authoring notes. Read it before calling create_${toolSlug(slug)}_pdf.`,
+    description: `get_pdf_contract for document \`${slug}\`: ${contract.description}`,
     version: "1.0.0",
     enterprise: true,
+    listed: false,
     annotations: Tool.readOnly(`${contract.title}: payload contract`),
     input: Schema.Struct({}),
     output: Tool.structured(DocumentContract),
-    run: () => Effect.succeed(contractDocuments[slug])
+    run: () => contractOf(slug)
   })
 }
-
-const CreateInput = (slug: DocumentSlug) =>
-  Schema.Struct({
-    payload: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-      jsonSchema: {
-        type: "object",
-        description: `The template variables, as get_${toolSlug(slug)}_pdf_contract describes them (at most 1 MB ` +
-          "as JSON); unknown keys are ignored and counted as warnings"
-      }
-    }),
-    draft: Schema.optional(Schema.Boolean.annotations({
-      description: "true: a watermarked draft, free and not for reliance (default false)"
-    }))
-  })
 
 const encodedBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8")
 
@@ -63,10 +84,10 @@ const purchaseInformation = (error: CreditsRequired | ApiKeyRequired, baseUrl: s
   const problem = error._tag === "CreditsRequired"
     ? Schema.encodeSync(CreditsRequired)(error)
     : Schema.encodeSync(ApiKeyRequired)(error)
-  return new Tool.StructuredFailure(`${error.title}: ${error.detail} Purchase information: ${error.plan.purchaseUrl}`, {
-    ...problem,
-    type: `${baseUrl}${problem.type}`
-  })
+  return new Tool.StructuredFailure(
+    `${error.title}: ${error.detail} Purchase information: ${error.plan.purchaseUrl}`,
+    publishedProblem(problem, baseUrl)
+  )
 }
 
 /** Callers who reach these tools can pay, except enclave services without the `pdf` entitlement. */
@@ -81,71 +102,92 @@ const noPayer = (error: NoPayer, plan: PlanInfo, baseUrl: string) =>
       baseUrl
     )
 
+const renderAnnotations = (title: string): Tool.ToolAnnotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false
+})
+
 /** REST twin: `POST /pdf/{slug}`, delivered as a download link instead of bytes. */
-const createTool = (slug: DocumentSlug) => {
+const render = (slug: DocumentSlug, payload: Readonly<Record<string, unknown>>, draft: boolean) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const plan = yield* DocumentRendering.planInfo
+    const toPurchase = (error: CreditsRequired | ApiKeyRequired) => purchaseInformation(error, config.publicBaseUrl)
+    if (encodedBytes(payload) > MaxPayloadBytes) {
+      return yield* new PayloadTooLarge({
+        detail: `The payload exceeds ${MaxPayloadBytes} bytes as JSON.`,
+        limitBytes: MaxPayloadBytes
+      })
+    }
+    const payers = yield* DocumentPayers
+    const payer = yield* Effect.mapError(
+      payers.payerOf(yield* Tool.Caller),
+      (error) => noPayer(error, plan, config.publicBaseUrl)
+    )
+    const files = yield* DocumentFiles
+    const renderer = DocumentRendering.make(yield* Renderer, plan)
+    const { charge, delivered, document } = yield* renderer(
+      { slug, body: payload, draft, payer },
+      (rendered) => files.put({ fileName: rendered.fileName, bytes: rendered.bytes, warnings: rendered.warnings.count })
+    ).pipe(Effect.catchTag("CreditsRequired", (error) => Effect.fail(toPurchase(error))))
+    return {
+      url: `${config.publicBaseUrl}${documentLinkPath(delivered.token)}`,
+      expires_at: delivered.expiresAt.toISOString(),
+      document: slug,
+      file_name: document.fileName,
+      content_type: "application/pdf" as const,
+      bytes: document.bytes.byteLength,
+      sha256: delivered.sha256,
+      draft,
+      warnings: document.warnings,
+      metering: charge.metering,
+      ...(charge.credits === undefined
+        ? {}
+        : { credits_charged: charge.credits.charged, credits_remaining: charge.credits.remaining })
+    }
+  })
+
+const createPdf = Tool.make({
+  name: "create_pdf",
+  title: "Create a compliance PDF",
+  description: "Renders a compliance PDF from a payload (see get_pdf_contract) and answers a download link " +
+    `(url, expires_at, sha256): the link is the credential and expires. ${priceNote} An error's structured ` +
+    "content carries purchase information.",
+  version: "1.0.0",
+  enterprise: true,
+  annotations: renderAnnotations("Create a compliance PDF"),
+  input: Schema.Struct({ document: DocumentArgument, payload: Payload("get_pdf_contract"), draft: Draft }),
+  output: Tool.structured(DocumentLink),
+  run: ({ document, draft = false, payload }) => render(document, payload, draft)
+})
+
+/** SPEC's per-type name `create_<slug>_pdf`: callable, not listed (see `contractAlias`). */
+const createAlias = (slug: DocumentSlug) => {
   const contract = contracts[slug]
   const name = toolSlug(slug)
-  const price = freeDocumentSlugs.has(slug)
-    ? "Free, final or draft."
-    : "A final document costs one prepaid credit (or is covered by a paid plan); drafts are free."
   return Tool.make({
     name: `create_${name}_pdf`,
     title: `Create a ${contract.title} (PDF)`,
-    description: `Renders a ${contract.title} as PDF: ${contract.description} Pass the payload described by ` +
-      `get_${name}_pdf_contract. The PDF is delivered as a download link (url, expires_at, sha256), never as ` +
-      `bytes; the link is the credential and expires. ${price} When the caller cannot pay, the result is an ` +
-      "error whose structured content carries purchase information.",
+    description: `create_pdf for document \`${slug}\`: ${contract.description}`,
     version: "1.0.0",
     enterprise: true,
-    annotations: {
-      title: `Create a ${contract.title} (PDF)`,
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false
-    },
-    input: CreateInput(slug),
+    listed: false,
+    annotations: renderAnnotations(`Create a ${contract.title} (PDF)`),
+    input: Schema.Struct({ payload: Payload(`get_${name}_pdf_contract`), draft: Draft }),
     output: Tool.structured(DocumentLink),
-    run: ({ draft = false, payload }) =>
-      Effect.gen(function*() {
-        const config = yield* AppConfig
-        const plan = yield* DocumentRendering.planInfo
-        const toPurchase = (error: CreditsRequired | ApiKeyRequired) => purchaseInformation(error, config.publicBaseUrl)
-        if (encodedBytes(payload) > MaxPayloadBytes) {
-          return yield* new PayloadTooLarge({
-            detail: `The payload exceeds ${MaxPayloadBytes} bytes as JSON.`,
-            limitBytes: MaxPayloadBytes
-          })
-        }
-        const payers = yield* DocumentPayers
-        const payer = yield* Effect.mapError(payers.payerOf(yield* Tool.Caller), (error) =>
-          noPayer(error, plan, config.publicBaseUrl))
-        const files = yield* DocumentFiles
-        const render = DocumentRendering.make(yield* Renderer, plan)
-        const { charge, delivered, document } = yield* render(
-          { slug, body: payload, draft, payer },
-          (rendered) =>
-            files.put({ fileName: rendered.fileName, bytes: rendered.bytes, warnings: rendered.warnings.count })
-        ).pipe(Effect.catchTag("CreditsRequired", (error) =>
-          Effect.fail(toPurchase(error))))
-        return {
-          url: `${config.publicBaseUrl}${documentLinkPath(delivered.token)}`,
-          expires_at: delivered.expiresAt.toISOString(),
-          document: slug,
-          file_name: document.fileName,
-          content_type: "application/pdf" as const,
-          bytes: document.bytes.byteLength,
-          sha256: delivered.sha256,
-          draft,
-          warnings: document.warnings,
-          metering: charge.metering,
-          ...(charge.credits === undefined
-            ? {}
-            : { credits_charged: charge.credits.charged, credits_remaining: charge.credits.remaining })
-        }
-      })
+    run: ({ draft = false, payload }) => render(slug, payload, draft)
   })
 }
 
-/** The enterprise document tools: for each document type its contract, then its create tool. */
-export const documentTools = DocumentSlugs.flatMap((slug) => [contractTool(slug), createTool(slug)])
+/**
+ * The enterprise document tools: the two listed ones taking the document type, then SPEC's
+ * per-type names as unlisted aliases (for each type its contract, then its create tool).
+ */
+export const documentTools = [
+  getPdfContract,
+  createPdf,
+  ...DocumentSlugs.flatMap((slug) => [contractAlias(slug), createAlias(slug)])
+]

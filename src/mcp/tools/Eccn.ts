@@ -12,10 +12,9 @@ import { withNotesBeside } from "./NotesBeside.ts"
 export const getEccn = Tool.make({
   name: "get_eccn",
   title: "Commerce Control List entry",
-  description: "One ECCN of the Commerce Control List (15 CFR 774 Supp. 1), or one paragraph of it (`0A501.f`, " +
-    "`5A002.a.1`): heading, License Requirements with the reasons for control and Country Chart columns, List " +
-    "Based License Exceptions, and the List of Items Controlled, with its citation and eCFR date. `EAR99` " +
-    "explains the designation. An unknown ECCN is an error naming the nearest entries.",
+  description: "One ECCN or paragraph (`0A501.f`, `5A002.a.1`) of the Commerce Control List: heading, reasons for " +
+    "control with Country Chart columns, license exceptions, items controlled, citation and eCFR date. " +
+    "`EAR99` explains the designation; an unknown ECCN names the nearest entries.",
   version: "1.0.0",
   annotations: Tool.readOnly("Commerce Control List entry"),
   input: Schema.Struct({ eccn: EccnParameter }),
@@ -31,10 +30,9 @@ export const getEccn = Tool.make({
 export const getCountryChartRow = Tool.make({
   name: "get_country_chart_row",
   title: "Country Chart row and Country Groups",
-  description: "The Commerce Country Chart row (15 CFR 738 Supp. 1) of a destination with its footnotes, its " +
-    "Country Group memberships (15 CFR 740 Supp. 1) and embargo notes. With `eccn` plus paragraph " +
-    "(`6A003.b.4.b`): each control row's status for that paragraph (license_required, not_for_this_paragraph, " +
-    "depends + quoted conditions, no_x_in_column, stated_in_text). Countries by name or ISO code.",
+  description: "A destination's Country Chart row (15 CFR 738 Supp. 1), footnotes, Country Groups and embargo " +
+    "notes. With `eccn` (best with paragraph, `6A003.b.4.b`) each control row answers license_required, " +
+    "not_for_this_paragraph, depends (condition quoted), no_x_in_column or stated_in_text.",
   version: "1.0.0",
   annotations: Tool.readOnly("Country Chart row and Country Groups"),
   input: CountryChartParams,
@@ -49,11 +47,11 @@ export const getCountryChartRow = Tool.make({
 const RuleChangesInput = Schema.Struct({
   topic: RadarParams.fields.topic,
   eccn: Schema.optional(EccnParameter.annotations({
-    description: "Keep only documents naming this ECCN (a paragraph matches its ECCN), e.g. `3A090`"
+    description: "Only documents naming this ECCN (`3A090`; a paragraph matches its ECCN)"
   })),
   limit: Schema.optional(
     Schema.Int.pipe(Schema.between(1, 100)).annotations({
-      description: "Maximum number of documents, 1 to 100 (default: all the radar holds)"
+      description: "Maximum documents (default all)"
     })
   )
 })
@@ -62,10 +60,8 @@ const RuleChangesInput = Schema.Struct({
 export const getRuleChanges = Tool.make({
   name: "get_rule_changes",
   title: "Recent rule changes",
-  description: "Recent BIS, DDTC and OFAC rulemaking from the Federal Register (rules, proposed rules, notices), " +
-    "newest first, by topic (affiliates, ai, firearms, suppressors, country-groups, semiconductors) and " +
-    "optionally only those naming an ECCN. Fails soft: `error` (or `stale: true`) says when the Federal " +
-    "Register could not be read.",
+  description: "Recent BIS, DDTC and OFAC Federal Register documents by topic, newest first, optionally only " +
+    "those naming an ECCN. `error` or `stale: true` says when the Federal Register could not be read.",
   version: "1.0.0",
   annotations: Tool.readOnly("Recent rule changes", true),
   input: RuleChangesInput,

@@ -15,10 +15,9 @@ import * as Tool from "../Tool.ts"
 export const getEnforcementActions = Tool.make({
   name: "get_enforcement_actions",
   title: "Recent enforcement actions",
-  description: "Recent BIS, DDTC and DOJ export enforcement actions (denial orders, settlements, charging " +
-    "letters, criminal cases), newest first, in one record shape; filter by agency, action type, party, " +
-    "statute or date. `sources` says how far back each source was read and whether it answered: a source " +
-    "that failed contributes nothing rather than failing the call.",
+  description: "Recent BIS, DDTC and DOJ enforcement actions, newest first; filter by agency, type, party, statute " +
+    "or date. `sources` says how far each source was read and whether it answered (a failed source " +
+    "adds nothing instead of failing the call).",
   version: "1.0.0",
   annotations: Tool.readOnly("Recent enforcement actions", true),
   input: Tool.jsonArguments(EnforcementFeedParams),
@@ -36,9 +35,8 @@ const SearchDocuments = Tool.jsonArguments(Schema.Struct({
 export const searchEnforcementDocuments = Tool.make({
   name: "search_enforcement_documents",
   title: "Search the enforcement archive",
-  description: "Keyword search over the archive of enforcement documents (BIS cases and charging letters, DDTC " +
-    "consent agreements, DOJ releases): party, title and parsed text. Without `query`, the newest documents. " +
-    "Hits carry ids for get_enforcement_document and a matching snippet.",
+  description: "Keyword search of the enforcement document archive (BIS, DDTC, DOJ): party, title, parsed text; " +
+    "without `query`, the newest. Hits carry ids for get_enforcement_document and a snippet.",
   version: "1.0.0",
   annotations: Tool.readOnly("Search the enforcement archive"),
   input: SearchDocuments,
@@ -56,9 +54,8 @@ export const searchEnforcementDocuments = Tool.make({
 export const getEnforcementDocument = Tool.make({
   name: "get_enforcement_document",
   title: "Read an enforcement document",
-  description: "One archived enforcement document by id (`bis-case:…`, `bis-media:…`, `ddtc:…`, `doj:…`): parties, " +
-    "dates, parse status and links to the PDF and the parsed text; with `include_text: true` the parsed text " +
-    "itself (null when the document has none, e.g. a scan or a `doj:` id without PDF).",
+  description: "One archived enforcement document by id: parties, dates, parse status, links; `include_text: true` " +
+    "adds the parsed text (null for scans and text-less `doj:` ids).",
   version: "1.0.0",
   annotations: Tool.readOnly("Read an enforcement document"),
   input: Schema.Struct({

@@ -7,15 +7,9 @@ import * as Tool from "../Tool.ts"
 export const checkPartyEnforcement = Tool.make({
   name: "check_party_enforcement",
   title: "Check a counterparty's enforcement history",
-  description: "Screens one counterparty (company or person; optional aliases and country) against every " +
-    "enforcement source: BIS, DDTC and DOJ actions of the live feed, the enforcement document archive, and the " +
-    "Denied Persons List. Fuzzy name matching (punctuation, legal forms, word order, transliteration) of the " +
-    "respondent each record names, or of the title passage when it names none. Answers one group per source " +
-    "(status `ok`, `error` or `not_configured`; hits with score 0-100, the matched name, title, date and a " +
-    "citation/link) and a one-line `summary`. A source that failed is reported as not checked, never as clear: " +
-    "read `result` (`possible_match`, `no_match_found`, `incomplete`). Hits are leads for human review; cite " +
-    "records by `citation` and open archive hits with get_enforcement_document. Not a full list screen: use " +
-    "search_csl for all screening lists.",
+  description: "Screens one counterparty (aliases, country optional) against BIS, DDTC and DOJ actions, the " +
+    "enforcement archive and the Denied Persons List. Per source a status (ok, error, not_configured) and " +
+    "scored hits with citations. A failed source is never clear: read `result`. Leads for human review.",
   version: "1.0.0",
   enterprise: true,
   annotations: Tool.readOnly("Check a counterparty's enforcement history", true),

@@ -7,10 +7,9 @@ import * as Tool from "../Tool.ts"
 export const getRegulatoryStatus = Tool.make({
   name: "get_regulatory_status",
   title: "Regulatory status today",
-  description: "Dated status of moving export-control rules as of today (UTC): the Affiliates Rule " +
-    "(suspended or in force, snap-back date), the transfer of suppressors to ECCNs 0A501.f and 0A502.f, the AI " +
-    "Diffusion rescission, destination notes and advanced-computing guidance, each with its next transition and " +
-    "Federal Register / CFR citations. Call it before relying on any of these rules.",
+  description: "Dated status today of moving rules (Affiliates Rule, suppressors to 0A501.f/0A502.f, AI Diffusion " +
+    "rescission, destination notes, advanced computing), each with its next transition and citations. " +
+    "Call before relying on any of them.",
   version: "1.0.0",
   annotations: Tool.readOnly("Regulatory status today"),
   input: Schema.Struct({}),

@@ -7,13 +7,19 @@ const NameInput = Schema.Struct({
   name: SkillName.annotations({ description: "The skill, e.g. `svc-classify`; `list_skills` names all 20" })
 })
 
+/** The bundle takes the same names; get_skill's listing already enumerates them, once is enough. */
+const BundleInput = Schema.Struct({
+  name: SkillName.annotations({
+    jsonSchema: { type: "string", pattern: "^svc-[a-z-]+$", description: "A skill name as get_skill takes it" }
+  })
+})
+
 /** REST twin: `GET /skills`. */
 export const listSkills = Tool.make({
   name: "list_skills",
   title: "List the compliance skills",
-  description: "The 20 export-compliance skills (agent instruction packages): name, what each is for and when " +
-    "to load it, and the file names of its templates, references and prompts. Start here to pick a skill; " +
-    "each file is also a resource (svc://skills/<name>, svc://skills/<name>/<kind>/<file>).",
+  description: "The 20 compliance skills: name, purpose, when to use, and their template, reference and prompt " +
+    "files. Each file is a resource: svc://skills/<name>, svc://skills/<name>/<kind>/<file>.",
   version: "1.0.0",
   annotations: Tool.readOnly("List the compliance skills"),
   input: Schema.Struct({}),
@@ -25,8 +31,8 @@ export const listSkills = Tool.make({
 export const getSkill = Tool.make({
   name: "get_skill",
   title: "Read a skill",
-  description: "The main file (SKILL.md, markdown) of one skill: the step-by-step procedure, which tools and " +
-    "endpoints to call, how to cite, what to escalate and what to refuse. Load it before doing the task.",
+  description:
+    "A skill's SKILL.md: the procedure, tools to call, how to cite, what to escalate. Load it before the task.",
   version: "1.0.0",
   annotations: Tool.readOnly("Read a skill"),
   input: NameInput,
@@ -38,11 +44,10 @@ export const getSkill = Tool.make({
 export const getSkillBundle = Tool.make({
   name: "get_skill_bundle",
   title: "Read a skill with all its files",
-  description: "One skill in full: SKILL.md plus every template, reference and prompt (file name → markdown). " +
-    "Use it when the task needs the templates or references, not just the procedure.",
+  description: "SKILL.md plus every template, reference and prompt of one skill (file name → markdown).",
   version: "1.0.0",
   annotations: Tool.readOnly("Read a skill with all its files"),
-  input: NameInput,
+  input: BundleInput,
   output: Tool.structured(SkillBundle),
   run: ({ name }) => Effect.flatMap(SkillsMirror, (mirror) => mirror.bundle(name))
 })

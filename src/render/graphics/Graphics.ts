@@ -33,17 +33,33 @@ const pill = (label: string, tone: Tone, size = 11): Node =>
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
 /** The cover's "at a glance" card: the headline facts of the document, toned by its status. */
-export const coverCard = (facts: ReadonlyArray<Fact>, width: number): Picture => {
-  const height = 118
+export const coverCard = (
+  facts: ReadonlyArray<Fact>,
+  width: number,
+  options: { readonly compact?: boolean } = {}
+): Picture => {
+  // the compact card (a one-page certificate) sets each value on one line under its label
+  const compact = options.compact === true
+  const height = compact ? 66 : 118
   const cells = facts.slice(0, 4).map((fact) =>
     h(
-      { flexDirection: "column", flex: 1, padding: "14px 16px", borderLeft: `1px solid ${Colors.rule}` },
+      {
+        flexDirection: "column",
+        flex: 1,
+        padding: compact ? "10px 14px" : "14px 16px",
+        borderLeft: `1px solid ${Colors.rule}`
+      },
       h({ fontSize: 8, letterSpacing: 1, color: Colors.muted, fontWeight: 600 }, fact.label.toUpperCase()),
       fact.tone
-        ? h({ marginTop: 10 }, pill(clip(fact.value, 28), fact.tone, 12))
+        ? h({ marginTop: compact ? 7 : 10 }, pill(clip(fact.value, 28), fact.tone, compact ? 11 : 12))
         : h(
-          { marginTop: 8, fontSize: fact.value.length > 14 ? 13 : 18, fontWeight: 700, color: Colors.navy },
-          clip(fact.value, 60)
+          {
+            marginTop: compact ? 6 : 8,
+            fontSize: compact ? (fact.value.length > 18 ? 11 : 14) : fact.value.length > 14 ? 13 : 18,
+            fontWeight: 700,
+            color: Colors.navy
+          },
+          clip(fact.value, compact ? 40 : 60)
         )
     )
   )

@@ -14,35 +14,42 @@ export type Cell =
   | { readonly kind: "badge"; readonly label: string; readonly tone: Tone }
 
 const padX = 5
-const padY = 4.2
+
+/** Type size and vertical padding of a table's cells: a one-page document sets its tables denser. */
+export interface TableDensity {
+  readonly size: number
+  readonly padY: number
+}
+
+export const regularDensity: TableDensity = { size: Type.table, padY: 4.2 }
 /** The smallest type a cell shrinks to before a word that does not fit its column is broken. */
 const minCellType = 6.6
 
 const cellFont = (cell: Cell) => cell.kind === "text" && cell.bold ? "sansSemiBold" as const : "sans" as const
 
 /** Widest word of a cell: identifiers (ECCNs, Schedule B and model numbers, citations) must not break inside. */
-const widestWord = (w: Writer, cell: Cell): number => {
+const widestWord = (w: Writer, cell: Cell, size: number): number => {
   if (cell.kind === "badge") {
-    w.font("sansSemiBold", Type.table - 0.6)
+    w.font("sansSemiBold", size - 0.6)
     return w.widthOf(cell.label, "sansSemiBold") + 12
   }
   const name = cellFont(cell)
-  w.font(name, Type.table)
+  w.font(name, size)
   return Math.max(0, ...cell.text.split(/\s+/).map((word) => w.widthOf(word, name)))
 }
 
 /** Type size at which every word of the cell fits `width` (down to a readable minimum). */
-const cellType = (w: Writer, cell: Cell, width: number): number => {
-  if (cell.kind === "badge") return Type.table
-  const widest = widestWord(w, cell)
-  return widest <= width ? Type.table : Math.max(minCellType, Math.floor(Type.table * (width / widest) * 10) / 10)
+const cellType = (w: Writer, cell: Cell, width: number, size: number): number => {
+  if (cell.kind === "badge") return size
+  const widest = widestWord(w, cell, size)
+  return widest <= width ? size : Math.max(Math.min(size, minCellType), Math.floor(size * (width / widest) * 10) / 10)
 }
 
-const cellHeight = (w: Writer, cell: Cell, width: number) => {
-  if (cell.kind === "badge") return Type.table + 6
+const cellHeight = (w: Writer, cell: Cell, width: number, size: number) => {
+  if (cell.kind === "badge") return size + 6
   const name = cellFont(cell)
-  w.font(name, cellType(w, cell, width))
-  return cell.text === "" ? Type.table : w.heightOf(cell.text, name, { width, lineGap: 1.2 })
+  w.font(name, cellType(w, cell, width, size))
+  return cell.text === "" ? size : w.heightOf(cell.text, name, { width, lineGap: 1.2 })
 }
 
 /**
@@ -54,10 +61,24 @@ export const columnWidths = (
   columns: ReadonlyArray<TableColumn>,
   rows: ReadonlyArray<ReadonlyArray<Cell>>,
   available: number,
-  header: boolean
+  header: boolean,
+  size: number = Type.table
 ): Array<number> => {
   const total = columns.reduce((sum, column) => sum + column.width, 0)
-  const wanted = columns.map((column) => (column.width / total) * available)
+  // half by the declared proportions, half by how much text each column holds
+  const text = columns.map((_, i) =>
+    rows.reduce((sum, row) => {
+      const cell = row[i]
+      if (cell === undefined) return sum
+      w.font(cellFont(cell), size)
+      return sum +
+        Math.min(available, cell.kind === "badge" ? widestWord(w, cell, size) : w.widthOf(cell.text, cellFont(cell)))
+    }, 0)
+  )
+  const allText = text.reduce((sum, value) => sum + value, 0)
+  const wanted = columns.map((column, i) =>
+    available * (allText > 0 ? 0.5 * (column.width / total) + 0.5 * (text[i]! / allText) : column.width / total)
+  )
   w.font("sansSemiBold", Type.label)
   const minimum = columns.map((column, i) => {
     const headerWord = header
@@ -66,7 +87,7 @@ export const columnWidths = (
         ...column.label.toUpperCase().split(/\s+/).map((word) => w.widthOf(word, "sansSemiBold") + 0.3 * word.length)
       )
       : 0
-    const content = Math.max(headerWord, ...rows.map((row) => (row[i] ? widestWord(w, row[i]) : 0)))
+    const content = Math.max(headerWord, ...rows.map((row) => (row[i] ? widestWord(w, row[i], size) : 0)))
     // no column claims more than half the table for one word: longer words shrink, then break
     return Math.min(content + 2 * padX + 1, available / 2, wanted[i]! * 3)
   })
@@ -86,6 +107,50 @@ export const columnWidths = (
   return widths
 }
 
+interface TableOptions {
+  readonly caption?: string
+  readonly indent?: number
+  readonly header?: boolean
+  readonly density?: TableDensity
+}
+
+/** Column positions and the height of the header and of every row, before anything is drawn. */
+const layoutTable = (
+  w: Writer,
+  columns: ReadonlyArray<TableColumn>,
+  rows: ReadonlyArray<ReadonlyArray<Cell>>,
+  options: TableOptions
+) => {
+  const { padY, size } = options.density ?? regularDensity
+  const indent = options.indent ?? 0
+  const left = w.left + indent
+  const available = w.width - indent
+  const showHeader = options.header ?? true
+  const widths = columnWidths(w, columns, rows, available, showHeader, size)
+  const xs = widths.map((_, i) => left + widths.slice(0, i).reduce((sum, width) => sum + width, 0))
+  w.font("sansSemiBold", Type.label)
+  const headerHeight = showHeader
+    ? Math.max(
+      ...columns.map((c, i) => w.heightOf(c.label.toUpperCase(), "sansSemiBold", { width: widths[i]! - 2 * padX }))
+    ) + 2 * padY
+    : 0
+  const heights = rows.map((row) =>
+    Math.max(...row.map((cell, i) => cellHeight(w, cell, widths[i]! - 2 * padX, size))) + 2 * padY
+  )
+  return { indent, left, available, showHeader, widths, xs, headerHeight, heights, size, padY }
+}
+
+/** The height a table takes when it fits on the current page (header, rows and the space after it). */
+export const tableHeight = (
+  w: Writer,
+  columns: ReadonlyArray<TableColumn>,
+  rows: ReadonlyArray<ReadonlyArray<Cell>>,
+  options: TableOptions = {}
+): number => {
+  const layout = layoutTable(w, columns, rows, options)
+  return layout.headerHeight + layout.heights.reduce((sum, height) => sum + height, 0) + 10
+}
+
 /**
  * A table that breaks between rows, repeating its header (marked “continued”) on every page it
  * spans. A row too tall for any page is written as labelled paragraphs instead, so nothing is cut.
@@ -94,24 +159,13 @@ export const drawTable = (
   w: Writer,
   columns: ReadonlyArray<TableColumn>,
   rows: ReadonlyArray<ReadonlyArray<Cell>>,
-  options: { readonly caption?: string; readonly indent?: number; readonly header?: boolean } = {}
+  options: TableOptions = {}
 ): void => {
-  const indent = options.indent ?? 0
-  const left = w.left + indent
-  const available = w.width - indent
-  const showHeader = options.header ?? true
-  const widths = columnWidths(w, columns, rows, available, showHeader)
-  const xs = widths.map((_, i) => left + widths.slice(0, i).reduce((sum, width) => sum + width, 0))
-
-  w.font("sansSemiBold", Type.label)
-  const headerHeight = showHeader
-    ? Math.max(
-      ...columns.map((c, i) => w.heightOf(c.label.toUpperCase(), "sansSemiBold", { width: widths[i]! - 2 * padX }))
-    )
-      + 2 * padY
-    : 0
-  const heights = rows.map((row) =>
-    Math.max(...row.map((cell, i) => cellHeight(w, cell, widths[i]! - 2 * padX))) + 2 * padY
+  const { available, headerHeight, heights, indent, left, padY, showHeader, size, widths, xs } = layoutTable(
+    w,
+    columns,
+    rows,
+    options
   )
   const maxRow = w.bottom - Page.top - headerHeight - 24
 
@@ -158,10 +212,10 @@ export const drawTable = (
       const x = xs[i]! + padX
       const width = widths[i]! - 2 * padX
       if (cell.kind === "badge") {
-        w.badge(cell.label, cell.tone, x, top + padY - 1, Type.table - 0.6, width)
+        w.badge(cell.label, cell.tone, x, top + padY - 1, size - 0.6, width)
       } else {
         const name = cellFont(cell)
-        w.font(name, cellType(w, cell, width), Colors.ink)
+        w.font(name, cellType(w, cell, width, size), Colors.ink)
         w.write(cell.text, name, x, top + padY, { width, lineGap: 1.2 })
       }
     })

@@ -58,18 +58,24 @@ const build = (
   archive: EcfrArchive,
   store: SnapshotStore,
   search: Upstream.UpstreamClient,
-  options?: Mirror.MirrorOptions
+  given?: Partial<Mirror.MirrorOptions>
 ) =>
   Effect.gen(function*() {
     const generation = yield* DataGeneration
-    const mirror = yield* Mirror.make({ archive, store, generation, ...(options ? { options } : {}) })
+    const config = yield* AppConfig
+    const options: Mirror.MirrorOptions = {
+      ...Mirror.defaultOptions,
+      requestDeadlineMillis: config.upstreamDeadlineSeconds * 1000,
+      ...given
+    }
+    const mirror = yield* Mirror.make({ archive, store, generation, options })
     const codec = makeCodec(yield* cursorSecret(store))
     const daily = refreshAll(mirror, supportedPartNumbers, (part, outcome) =>
       outcome._tag === "Left"
         ? Effect.logWarning("daily eCFR refresh failed for a part", { part, reason: outcome.left.reason })
         : Effect.void)
     yield* Effect.forkScoped(Effect.schedule(daily, Schedule.cron(refreshCron)))
-    const freshFor = options?.freshForMillis ?? Mirror.defaultOptions.freshForMillis
+    const freshFor = options.freshForMillis
     const cacheReport = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       return {
@@ -78,7 +84,8 @@ const build = (
         parts: yield* mirror.report
       }
     })
-    return { ...Source.make({ mirror, search, codec }), cacheReport } satisfies EcfrSourceShape
+    const deadlineMillis = options.requestDeadlineMillis
+    return { ...Source.make({ mirror, search, codec, deadlineMillis }), cacheReport } satisfies EcfrSourceShape
   })
 
 /** The live mirror: the eCFR API at `ECFR_BASE_URL`, snapshots under `DATA_DIR/ecfr`. */
@@ -99,7 +106,7 @@ export const layer: Layer.Layer<EcfrSource, never, AppConfig | HttpClient.HttpCl
  */
 export const layerFromDirectory = (
   directory: string,
-  options?: Mirror.MirrorOptions
+  options?: Partial<Mirror.MirrorOptions>
 ): Layer.Layer<EcfrSource, never, AppConfig | HttpClient.HttpClient | DataGeneration> =>
   Layer.scoped(
     EcfrSource,

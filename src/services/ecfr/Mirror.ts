@@ -17,12 +17,25 @@ export interface MirrorOptions {
   readonly retryFailedAfterMillis: number
   /** How long the titles' latest issue dates are reused between checks. */
   readonly issueDatesTtlMillis: number
+  /**
+   * The longest a request waits for a part that is not stored (UPSTREAM_DEADLINE_SECONDS): then it
+   * is answered 503 while the download goes on for the requests after it.
+   */
+  readonly requestDeadlineMillis: number
+  /**
+   * After a part that is not stored failed to download, requests answer 503 at once for this long,
+   * doubling with each further failure up to `retryFailedAfterMillis`: a down upstream is not asked
+   * again by every request.
+   */
+  readonly missingBackoffMillis: number
 }
 
 export const defaultOptions: MirrorOptions = {
   freshForMillis: 60 * 60 * 1000,
   retryFailedAfterMillis: 60 * 1000,
-  issueDatesTtlMillis: 60 * 1000
+  issueDatesTtlMillis: 60 * 1000,
+  requestDeadlineMillis: 8_000,
+  missingBackoffMillis: 2_000
 }
 
 export type RefreshOutcome = "updated" | "unchanged"
@@ -49,6 +62,8 @@ interface Slot {
   /** Last upstream confirmation (epoch ms); 0 when never. */
   verifiedAt: number
   failure: { readonly at: number; readonly detail: string } | undefined
+  /** Failed downloads since the last success. */
+  failures: number
 }
 
 const iso = (millis: number) => new Date(millis).toISOString()
@@ -68,7 +83,7 @@ export const make = (deps: {
     const slots = new Map<number, Slot>(supportedParts.map((info) => {
       const meta = index.get(info.part)
       const verifiedAt = meta === undefined ? 0 : Date.parse(meta.verifiedAt) || 0
-      return [info.part, { info, snapshot: undefined, meta, verifiedAt, failure: undefined }]
+      return [info.part, { info, snapshot: undefined, meta, verifiedAt, failure: undefined, failures: 0 }]
     }))
     const slotOf = (part: number) => {
       const slot = slots.get(part)
@@ -93,6 +108,7 @@ export const make = (deps: {
       Effect.suspend(() => {
         const changed = (slot.failure === undefined) !== (failure === undefined) && slot.snapshot !== undefined
         slot.failure = failure
+        slot.failures = failure === undefined ? 0 : slot.failures + 1
         return changed ? generation.bump : Effect.void
       })
 
@@ -177,20 +193,52 @@ export const make = (deps: {
       (slot.failure === undefined || now - slot.failure.at >= options.retryFailedAfterMillis) &&
       !flights.inFlight(`refresh:${slot.info.part}`)
 
+    const unavailable = (part: number, why: string) =>
+      new UpstreamUnavailable({ upstream: "ecfr", detail: `part ${part} is not stored yet and ${why}. Retry later.` })
+
+    /**
+     * A part with no snapshot: downloaded (shared by every waiting request, in the mirror's scope so
+     * it outlives them), waited for at most the request deadline, and after a failure not asked for
+     * again until the backoff has passed.
+     */
+    const fill = (slot: Slot) =>
+      Effect.gen(function*() {
+        const part = slot.info.part
+        const now = yield* Clock.currentTimeMillis
+        const failure = slot.failure
+        if (failure !== undefined && !flights.inFlight(`refresh:${part}`)) {
+          const backoff = Math.min(
+            options.retryFailedAfterMillis,
+            options.missingBackoffMillis * 2 ** (slot.failures - 1)
+          )
+          const retryAt = failure.at + backoff
+          if (now < retryAt) {
+            return yield* unavailable(
+              part,
+              `eCFR failed ${Math.round((now - failure.at) / 1000)} s ago (${failure.detail}); the next attempt ` +
+                `is in ${Math.ceil((retryAt - now) / 1000)} s`
+            )
+          }
+        }
+        yield* refresh(part, { force: false }).pipe(
+          Effect.mapError((error) => unavailable(part, `eCFR could not be reached (${error.detail})`)),
+          Effect.timeoutFail({
+            duration: options.requestDeadlineMillis,
+            onTimeout: () =>
+              unavailable(
+                part,
+                `eCFR has not delivered it within ${Math.round(options.requestDeadlineMillis / 1000)} s; the ` +
+                  "download goes on"
+              )
+          })
+        )
+      })
+
     const get = (part: number) =>
       Effect.gen(function*() {
         const slot = slotOf(part)
         if (slot.snapshot === undefined) yield* loadStored(slot)
-        if (slot.snapshot === undefined) {
-          yield* refresh(part, { force: false }).pipe(
-            Effect.mapError((error) =>
-              new UpstreamUnavailable({
-                upstream: "ecfr",
-                detail: `eCFR could not be reached and part ${part} is not stored yet (${error.detail}). Retry later.`
-              })
-            )
-          )
-        }
+        if (slot.snapshot === undefined) yield* fill(slot)
         const now = yield* Clock.currentTimeMillis
         if (needsCheck(slot, now)) yield* Effect.forkIn(Effect.ignore(refresh(part, { force: false })), scope)
         const snapshot = slot.snapshot!

@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import type { SearchMeta, SearchRequest, SearchResult } from "../../domain/Cfr.ts"
 import { InvalidRequest, UpstreamUnavailable } from "../../domain/Problem.ts"
-import type { UpstreamClient } from "../Upstream.ts"
+import { type UpstreamClient, UpstreamError } from "../Upstream.ts"
 import type { CursorCodec, CursorPosition } from "./Cursor.ts"
 import { searchSnapshots } from "./LocalIndex.ts"
 import { plainHeading, sanitizeExcerpt } from "./SearchExcerpt.ts"
@@ -75,8 +75,13 @@ const toResult = (wire: SearchResponse["results"][number]): SearchResult | undef
   }
 }
 
-export const make = (deps: { readonly client: UpstreamClient; readonly codec: CursorCodec }) => {
-  const { client, codec } = deps
+export const make = (deps: {
+  readonly client: UpstreamClient
+  readonly codec: CursorCodec
+  /** How long a request waits for eCFR search before the local index answers (UPSTREAM_DEADLINE_SECONDS). */
+  readonly deadlineMillis: number
+}) => {
+  const { client, codec, deadlineMillis } = deps
   const endpoint = "/api/search/v1/results"
   const source = `${client.baseUrl}${endpoint}`
 
@@ -149,6 +154,16 @@ export const make = (deps: { readonly client: UpstreamClient; readonly codec: Cu
   > =>
     Effect.flatMap(positionOf(codec, scope, request), (position) =>
       upstream(scope, position).pipe(
+        // the client's own timeout and retry could hold a request for half a minute
+        Effect.timeoutFail({
+          duration: deadlineMillis,
+          onTimeout: () =>
+            new UpstreamError({
+              upstream: client.name,
+              reason: "timeout",
+              detail: `no answer within ${Math.round(deadlineMillis / 1000)} s`
+            })
+        }),
         Effect.catchAll((error) =>
           Effect.zipRight(
             Effect.logWarning("eCFR search unavailable; answering from the local index", { reason: error.reason }),

@@ -18,6 +18,12 @@ const isPrivateUseScheme = (url: URL) => /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.t
 export const redirectUriProblem = (raw: string, applicationType: ApplicationType): string | undefined => {
   if (!URL.canParse(raw)) return `${raw} is not an absolute URI`
   const url = new URL(raw)
+  // the WHATWG parser repairs `https:///cb` into `https://cb/` and reads `\` as `/`; a registered URI
+  // must name its host itself, as the redirect will be compared with what the client sends
+  if (raw.includes("\\")) return `${raw} contains a backslash`
+  if ((url.protocol === "https:" || url.protocol === "http:") && !/^https?:\/\/[^/?#]/i.test(raw)) {
+    return `${raw} has no host`
+  }
   if (raw.includes("#")) return `${raw} has a fragment`
   if (url.username !== "" || url.password !== "") return `${raw} embeds credentials`
   if (url.protocol === "https:") return url.hostname === "" ? `${raw} has no host` : undefined

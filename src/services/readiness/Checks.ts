@@ -7,6 +7,7 @@ import { EnforcementLake } from "../EnforcementLake.ts"
 import { contribution } from "../Readiness.ts"
 import { Screening } from "../Screening.ts"
 import { SkillsMirror } from "../SkillsMirror.ts"
+import { StoreHealth } from "../store/StoreHealth.ts"
 
 /** Whole seconds since an ISO time, or null when there is none. */
 const ageOf = (now: number, iso: string | null) =>
@@ -164,24 +165,44 @@ export const enforcementArchive = contribution(
   })
 )
 
-/** The embedded store: files under DATA_DIR (keys, credits, accounts, snapshots) must be writable. */
+/**
+ * The SQL store (a real `SELECT 1` through `StoreHealth`) and `DATA_DIR`, where snapshots and the
+ * screening list are kept. Not critical: without the database, regulatory reads are still answered
+ * from the snapshots and only writes (renders, keys, sign-ins) answer 503, so a load balancer should
+ * keep sending reads.
+ */
 export const store = contribution(
   "store",
-  true,
+  false,
   Effect.gen(function*() {
     const config = yield* AppConfig
+    const health = yield* (yield* StoreHealth).check
     const writable = yield* Effect.promise(() =>
       mkdir(config.dataDir, { recursive: true }).then(() => access(config.dataDir, constants.W_OK)).then(
         () => true,
         () => false
       )
     )
-    return writable
-      ? { status: "ok" as const, summary: "embedded store under DATA_DIR is writable", details: { kind: "embedded" } }
-      : {
+    const details = {
+      engine: health.engine,
+      latency_millis: health.latencyMillis,
+      ...(health.error === undefined ? {} : { error: health.error }),
+      data_dir_writable: writable
+    }
+    const database = health.engine === "embedded" ? "the embedded database" : "PostgreSQL"
+    if (!health.ok) {
+      return {
         status: "unavailable" as const,
-        summary: "DATA_DIR is not writable: keys, credits and accounts cannot be kept",
-        details: { kind: "embedded" }
+        summary: `${database} does not answer: writes (renders, keys, sign-ins) answer 503, reads are still served`,
+        details
+      }
+    }
+    return writable
+      ? { status: "ok" as const, summary: `${database} answers; DATA_DIR is writable`, details }
+      : {
+        status: "degraded" as const,
+        summary: "DATA_DIR is not writable: eCFR snapshots and the screening list cannot be refreshed",
+        details
       }
   })
 )

@@ -119,7 +119,12 @@ export const make = (index: NameIndex): Matcher => {
     }
     touchedCount = 0
     const informative = query.classes.includes(TokenClass.name)
-    for (let s = 0; s < query.slots.length; s++) gather(query.slots[s]!.similar, s, informative, allow)
+    for (let s = 0; s < query.slots.length; s++) {
+      // A slot made only of legal-form, title or filler words ("obshchestvo s") finds no candidates
+      // when the query has a name word: it would fill the shortlist with every "OOO …".
+      if (informative && !coversName(query.classes, query.slots[s]!.mask)) continue
+      gather(query.slots[s]!.similar, s, informative, allow)
+    }
 
     shortlist.clear(Math.min(maxCandidates, Math.max(minCandidates, options.candidates ?? 0)))
     for (let t = 0; t < touchedCount; t++) {
@@ -134,6 +139,11 @@ export const make = (index: NameIndex): Matcher => {
   }
 
   return { index, search }
+}
+
+const coversName = (classes: ReadonlyArray<TokenClass>, mask: number) => {
+  for (let i = 0; i < classes.length; i++) if ((mask & (1 << i)) !== 0 && classes[i] === TokenClass.name) return true
+  return false
 }
 
 const byScoreThenEntry = (a: Hit, b: Hit) => b.score - a.score || a.entry - b.entry

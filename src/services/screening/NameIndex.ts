@@ -2,7 +2,7 @@ import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
 import type { SearchableName } from "./Aliases.ts"
 import * as DeletionIndex from "./DeletionIndex.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
-import { isPinyin } from "./Sinitic.ts"
+import { isPinyin, wadeGilesKeys } from "./Sinitic.ts"
 import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
 
 /**
@@ -35,6 +35,8 @@ export interface NameIndex {
   readonly nameAlternates: Int32Array
   /** For each alternate form, the bit mask of the token positions it stands for. */
   readonly nameAlternateMask: Int32Array
+  /** For each alternate form, the similarity a match through it is worth (1; less for acronyms). */
+  readonly nameAlternateStrength: Float32Array
   /** Sum of token weights per name. */
   readonly nameWeight: Float32Array
   /**
@@ -43,10 +45,14 @@ export interface NameIndex {
    * the name's (as written, or given names first for "SURNAME, Given") scores lower.
    */
   readonly nameOrdered: Uint8Array
+  /** 1 for a person's name: a query word between two matched words is likely a middle name. */
+  readonly namePersonal: Uint8Array
   /** Words before the comma of a "SURNAME, Given" name (0 without one). */
   readonly nameSurnameCount: Int32Array
   /** Consonant skeleton of every dictionary entry → ids (how romanised abjad words are looked up). */
   readonly skeletons: ReadonlyMap<string, ReadonlyArray<number>>
+  /** Wade-Giles spelling → ids of the dictionary entries that stand for it (see `Sinitic`). */
+  readonly wadeGiles: ReadonlyMap<string, ReadonlyArray<number>>
   /** Single-token ids in alphabetical order of their text (prefix lookups of truncated words). */
   readonly sortedTokens: Int32Array
 
@@ -108,6 +114,27 @@ const readingOrders = (listed: string, count: number): Array<Array<number>> => {
   const surnameCount = surnameCountOf(listed, count)
   if (surnameCount === 0) return [positions]
   return [positions, [...positions.slice(surnameCount), ...positions.slice(0, surnameCount)]]
+}
+
+/**
+ * An organization's initials stand for its name ("PLA" for "People's Liberation Army"): a match
+ * through them is worth this much, above the default threshold but below a spelled-out match, since
+ * many names share initials.
+ */
+const acronymStrength = 0.9
+const minAcronymWords = 3
+const maxAcronymWords = 8
+
+/** The initials of a name's identifying words (not legal forms, titles or fillers), with their positions. */
+const acronymOf = (name: NormalizedName): { text: string; mask: number } | undefined => {
+  let text = ""
+  let mask = 0
+  for (let i = 0; i < name.tokens.length && i < maxMaskedTokens; i++) {
+    if (name.classes[i] !== TokenClass.name || hasDigit(name.tokens[i]!)) continue
+    text += name.tokens[i]![0]
+    mask |= 1 << i
+  }
+  return text.length >= minAcronymWords && text.length <= maxAcronymWords ? { text, mask } : undefined
 }
 
 const csr = (lists: ReadonlyArray<ReadonlyArray<number>>) => {
@@ -189,15 +216,18 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
 
   const alternates: Array<Array<number>> = []
   const alternateMasks: Array<Array<number>> = []
+  const alternateStrengths: Array<Array<number>> = []
   for (const [nameIndex, item] of pending.entries()) {
     if (nameIndex % stepEvery === 0) yield
     const ids: Array<number> = []
     const masks: Array<number> = []
-    const add = (text: string, mask: number) => {
+    const strengths: Array<number> = []
+    const add = (text: string, mask: number, strength = 1) => {
       const id = intern(text)
       for (let k = 0; k < ids.length; k++) if (ids[k] === id && masks[k] === mask) return
       ids.push(id)
       masks.push(mask)
+      strengths.push(strength)
     }
     const words = item.name.tokens
     for (const order of readingOrders(item.listed, words.length)) {
@@ -208,8 +238,11 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
       }
     }
     for (const form of item.name.forms) add(form.text, form.mask)
+    const acronym = item.personal ? undefined : acronymOf(item.name)
+    if (acronym !== undefined) add(acronym.text, acronym.mask, acronymStrength)
     alternates.push(ids)
     alternateMasks.push(masks)
+    alternateStrengths.push(strengths)
   }
 
   const nameCount = pending.length
@@ -288,6 +321,16 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     if (list) list.push(id)
     else skeletons.set(key, [id])
   }
+  const wade = new Map<string, Array<number>>()
+  for (let id = 0; id < tokens.length; id++) {
+    if (id % stepEvery === 0) yield
+    if (tokens[id]!.length < 2 || hasDigit(tokens[id]!)) continue
+    for (const key of wadeGilesKeys(tokens[id]!)) {
+      const list = wade.get(key)
+      if (list) list.push(id)
+      else wade.set(key, [id])
+    }
+  }
   const sortedTokens = Int32Array.from({ length: singleTokenCount }, (_, id) => id)
     .sort((a, b) => (tokens[a]! < tokens[b]! ? -1 : tokens[a]! > tokens[b]! ? 1 : 0))
 
@@ -306,14 +349,17 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     nameAlternateStart: nameAlternateCsr.start,
     nameAlternates: nameAlternateCsr.values,
     nameAlternateMask: csr(alternateMasks).values,
+    nameAlternateStrength: Float32Array.from(alternateStrengths.flat()),
     nameWeight,
     nameOrdered: Uint8Array.from(
       pending,
       (item) => item.personal && item.name.tokens.length >= 2 && !item.name.tokens.every(isPinyin) ? 1 : 0
     ),
+    namePersonal: Uint8Array.from(pending, (item) => (item.personal ? 1 : 0)),
     nameSurnameCount: Int32Array.from(pending, (item) => surnameCountOf(item.listed, item.name.tokens.length)),
     skeletons,
     sortedTokens,
+    wadeGiles: wade,
     dictionary,
     tokens,
     singleTokenCount,

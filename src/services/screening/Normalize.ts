@@ -94,6 +94,9 @@ const markedWords = (text: string): { tokens: Array<string>; marks: Array<number
   return { tokens, marks }
 }
 
+/** "07" is "7" (series and hull numbers are printed with and without leading zeros). */
+const leadingZeros = /^0+[0-9]+$/
+
 const span = (from: number, count: number) => {
   let mask = 0
   for (let i = from; i < from + count; i++) mask |= 1 << i
@@ -113,12 +116,20 @@ export const normalize = (text: string, maxTokens = Number.POSITIVE_INFINITY): N
       if (!phrase.words.every((word, k) => tokens[i + k] === word)) continue
       if (phrase.legalForm) { for (let k = 0; k < phrase.words.length; k++) classes[i + k] = TokenClass.legalForm }
       if (i + phrase.words.length <= maxMaskedTokens) {
-        forms.push({ text: phrase.canonical, mask: span(i, phrase.words.length) })
+        const mask = span(i, phrase.words.length)
+        forms.push({ text: phrase.canonical, mask })
+        // One more step along a chain of equivalents: "obshchestvo s ogranichennoi …" → "ooo" → "llc".
+        for (const next of phrasesByFirstWord.get(phrase.canonical) ?? []) {
+          if (next.words.length === 1 && next.canonical !== phrase.canonical) forms.push({ text: next.canonical, mask })
+        }
       }
       if (i >= keyNext) {
         key.push(phrase.canonical)
         keyNext = i + phrase.words.length
       }
+    }
+    if (leadingZeros.test(tokens[i]!) && i < maxMaskedTokens) {
+      forms.push({ text: String(Number(tokens[i]!)), mask: 1 << i })
     }
     if (i >= keyNext) {
       key.push(tokens[i]!)

@@ -2,6 +2,7 @@ import { MaxNameTokens } from "../../domain/Screening.ts"
 import type { NameIndex } from "./NameIndex.ts"
 import { classWeight } from "./NameIndex.ts"
 import { normalize, TokenClass, TokenMark } from "./Normalize.ts"
+import { wadeGilesKeys } from "./Sinitic.ts"
 import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys, similarity } from "./TokenSimilarity.ts"
 
 /**
@@ -77,7 +78,7 @@ const linkCapacity = 1 << 16
  * Similarity of a romanised Arabic or Hebrew word to a listed word with the same consonants: high
  * for three or more consonants, lower for the short skeletons many names share ("l" for "Ali").
  */
-const abjadSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.92 : skeleton.length === 2 ? 0.88 : 0.8)
+const abjadSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.95 : skeleton.length === 2 ? 0.92 : 0.85)
 
 /**
  * A word cut short stands for the listed words it begins ("Shen" → "Shenzhen", "Fed." → "Federal"):
@@ -87,6 +88,10 @@ const abjadSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.92 : ske
  */
 const truncationSimilarity = { dotted: 0.93, bare: 0.86 }
 const maxCompletions = { dotted: 256, bare: 64 }
+/** A Chinese name in Wade-Giles against its Pinyin, or the reverse: the same syllables. */
+const romanizationSimilarity = 0.93
+/** Longer bare words are whole words: looking up their completions only costs time. */
+const maxBareCut = 6
 /** The listed word must be this many letters longer than the cut. */
 const minCutLetters = 2
 
@@ -103,13 +108,15 @@ const lookalikeLetters: Record<string, string> = {
   "8": "b",
   "9": "g"
 }
-const lookalikeFolded = (token: string): string | undefined => {
+/** The word with lookalike digits read as letters ("1" as "i" and, separately, as "l"). */
+const lookalikeFolded = (token: string): Array<string> => {
   const digits = token.replace(/[^0-9]/g, "").length
-  if (digits === 0 || token.length < 4 || digits * 3 > token.length || !/^[a-z]/.test(token.replace(/[0-9]/g, ""))) {
-    return undefined
-  }
+  if (digits === 0 || digits * 2 > token.length || !/[a-z]/.test(token)) return []
   const folded = token.replace(/[0-9]/g, (digit) => lookalikeLetters[digit] ?? digit)
-  return hasDigit(folded) ? undefined : folded
+  if (hasDigit(folded)) return []
+  return token.includes("1")
+    ? [folded, token.replace(/[0-9]/g, (digit) => digit === "1" ? "l" : lookalikeLetters[digit]!)]
+    : [folded]
 }
 /** A lookalike-folded word is a little less certain than one typed in letters. */
 const lookalikeDiscount = 0.97
@@ -175,20 +182,32 @@ export const makePreparer = (index: NameIndex) => {
     }
   }
 
+  /** Listed words spelling the same Chinese syllables in the other romanization ("tsetung" ↔ "zedong"). */
+  const wadeGilesMatches = (text: string, similar: Map<number, number>) => {
+    for (const key of wadeGilesKeys(text)) {
+      for (const id of index.wadeGiles.get(key) ?? []) {
+        if ((similar.get(id) ?? 0) < romanizationSimilarity) similar.set(id, romanizationSimilarity)
+      }
+    }
+  }
+
   const resemblingToken = (text: string, mark: number): Map<number, number> => {
-    const folded = lookalikeFolded(text)
-    if (folded !== undefined) {
+    const folds = lookalikeFolded(text)
+    if (folds.length > 0) {
       const similar = resembling(text, true)
-      for (const [id, score] of resembling(folded, true)) {
-        if ((similar.get(id) ?? 0) < score * lookalikeDiscount) similar.set(id, score * lookalikeDiscount)
+      for (const folded of folds) {
+        for (const [id, score] of resembling(folded, true)) {
+          if ((similar.get(id) ?? 0) < score * lookalikeDiscount) similar.set(id, score * lookalikeDiscount)
+        }
       }
       return similar
     }
     const similar = resembling(text, true)
     if (hasDigit(text)) return similar
     if ((mark & TokenMark.abjad) !== 0) abjadMatches(text, similar)
+    wadeGilesMatches(text, similar)
     const dotted = (mark & TokenMark.dotted) !== 0
-    if (text.length >= (dotted ? 2 : 4)) completions(text, dotted, similar)
+    if (dotted ? text.length >= 2 : text.length >= 4 && text.length <= maxBareCut) completions(text, dotted, similar)
     return similar
   }
 
@@ -238,8 +257,12 @@ export const makePreparer = (index: NameIndex) => {
       totalWeight += weights[i]!
     }
     for (let i = 1; i < tokens.length; i++) {
+      // A repeated word joins nothing: "HAMAWANDI HAMAWANDI Kawa" must not pair as "hamawandi" + "hamawandikawa".
+      if (tokens.indexOf(tokens[i - 1]!) < i - 1 || tokens.indexOf(tokens[i]!) < i) continue
       const joined = tokens[i - 1]! + tokens[i]!
-      slots.push({ text: joined, mask: 3 << (i - 1), similar: resembling(joined, false) })
+      const similar = resembling(joined, false)
+      wadeGilesMatches(joined, similar)
+      slots.push({ text: joined, mask: 3 << (i - 1), similar })
     }
     for (const form of forms) slots.push({ text: form.text, mask: form.mask, similar: resembling(form.text, false) })
 

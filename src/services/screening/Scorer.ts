@@ -24,7 +24,7 @@ export const unmatchedNameCost = 0.2
  * A query word between two words that matched a person's name is most likely a middle, clan or
  * father's name the list leaves out ("Sergey Kuzhugetovich Shoigu"): it costs this share.
  */
-export const insertedPartCost = 0.45
+export const insertedPartCost = 0.3
 /**
  * Factor on a person's name matched in another word order than the list writes it ("Friedrich
  * Hans" for "Hans Friedrich", "Mahmud bin Rashid" for "Rashid bin Mahmud"): below the default
@@ -60,11 +60,11 @@ const addPair = (query: number, name: number, similarity: number) => {
 }
 
 /** Pairs every slot that matched dictionary entry `id` with the name positions `nameMask`. */
-const pairMatches = (query: PreparedQuery, id: number, nameMask: number) => {
+const pairMatches = (query: PreparedQuery, id: number, nameMask: number, strength = 1) => {
   const matches = query.matches
   if (matches.stamp[id] !== matches.epoch) return
   for (let link = matches.head[id]!; link !== -1; link = matches.next[link]!) {
-    addPair(query.slots[matches.slot[link]!]!.mask, nameMask, matches.similarity[link]!)
+    addPair(query.slots[matches.slot[link]!]!.mask, nameMask, matches.similarity[link]! * strength)
   }
 }
 
@@ -89,7 +89,7 @@ export const score = (index: NameIndex, query: PreparedQuery, name: number): num
   pairCount = 0
   for (let j = 0; j < aligned; j++) pairMatches(query, index.nameTokens[tokenStart + j]!, 1 << j)
   for (let k = alternateStart; k < alternateEnd; k++) {
-    pairMatches(query, index.nameAlternates[k]!, index.nameAlternateMask[k]!)
+    pairMatches(query, index.nameAlternates[k]!, index.nameAlternateMask[k]!, index.nameAlternateStrength[k]!)
   }
   for (const i of query.initials) {
     for (let j = 0; j < aligned; j++) {
@@ -132,7 +132,7 @@ export const score = (index: NameIndex, query: PreparedQuery, name: number): num
     paired += pairWeight[best]!
   }
   const ordered = index.nameOrdered[name] === 1
-  const leftInQuery = ordered
+  const leftInQuery = index.namePersonal[name] === 1
     ? unmatchedQueryWeight(query, usedQuery)
     : query.totalWeight - queryWeight(query, usedQuery)
   const leftInName = index.nameWeight[name]! - nameWeight(index, tokenStart, aligned, usedName)

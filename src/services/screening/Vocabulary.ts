@@ -182,8 +182,8 @@ const digitSuffix = (n: number) =>
  * Numbers 0–99 written out (cardinal and ordinal, "forty four", "forty fourth"), as digit ordinals
  * ("44th") and Roman numerals II–XXXIX, each with its digits as canonical form: "Brigade Forty-Four"
  * finds "Brigade 44", "1st International Bank" "First International Bank". Series markers stay
- * significant: a digit token only ever matches the same digits. "XI" and single letters are left
- * alone: they are names and initials far more often than numerals.
+ * significant: a digit token only ever matches the same digits. "XI" is left alone (a name far
+ * more often than a numeral); "I", "V", "X" get the number as an alternate form and stay initials.
  */
 const numberForms: ReadonlyArray<readonly [string, string]> = Array.from({ length: 100 }, (_, n) => {
   const cardinal = n < 10
@@ -200,7 +200,7 @@ const numberForms: ReadonlyArray<readonly [string, string]> = Array.from({ lengt
     ...(cardinal.length === 2 ? [[cardinal.join(""), String(n)] as const] : []),
     [ordinalWords.join(" "), String(n)],
     [`${n}${digitSuffix(n)}`, String(n)],
-    ...(roman.length >= 2 && n < 40 && roman !== "xi" ? [[roman, String(n)] as const] : [])
+    ...(n >= 1 && n < 40 && roman !== "xi" ? [[roman, String(n)] as const] : [])
   ] as const
 }).flat()
 
@@ -387,6 +387,8 @@ const honorificTokens = [
   "eng",
   "engineer",
   "comrade",
+  "president",
+  "minister",
   "jr",
   "junior",
   "senior",

@@ -1,0 +1,41 @@
+/**
+ * Result budgets: what one tool result may cost an agent. Every tool that can answer more than
+ * this pages or slices, and says how to read the rest, so no single call floods a context window.
+ */
+
+/** Default characters of one result (issue 20: at most 20,000 unless the caller asks for more). */
+export const DefaultResultChars = 20_000
+
+/** The most one call may ask for with `max_chars`. */
+export const MaxResultChars = 50_000
+
+export interface TextPage {
+  readonly text: string
+  /** Character offset of the page in the whole text. */
+  readonly offset: number
+  /** Offset just after the page: where the next page starts. */
+  readonly end: number
+  readonly total: number
+}
+
+/**
+ * A window of a text from `offset`, at most `maxChars` long, ending at a line break when one is
+ * in the second half of the window (a paragraph is not cut in the middle unless it must be).
+ */
+export const pageOf = (text: string, offset: number, maxChars: number): TextPage => {
+  const start = Math.min(Math.max(0, offset), text.length)
+  let end = Math.min(text.length, start + maxChars)
+  if (end < text.length) {
+    const lineBreak = text.lastIndexOf("\n", end)
+    if (lineBreak > start + maxChars / 2) end = lineBreak + 1
+  }
+  return { text: text.slice(start, end), offset: start, end, total: text.length }
+}
+
+/** The line that tells an agent a result is partial and how to read on (empty when it is whole). */
+export const continuation = (page: TextPage, nextCall: (offset: number) => string): string =>
+  page.offset === 0 && page.end === page.total
+    ? ""
+    : `[Characters ${page.offset}-${page.end} of ${page.total}.${
+      page.end < page.total ? ` Rest: ${nextCall(page.end)}` : " End of text."
+    }]`

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Redis } from "ioredis"
+import { createHash, randomBytes } from "node:crypto"
+import pg from "pg"
+import { minimalClassificationPayload } from "../fixtures/documents/classification.ts"
+import { offlineEnv, runCli } from "../support/CliEnv.ts"
+import { ecfrFixtures } from "../support/EcfrFake.ts"
+import { type Instance, startInstance, startTcpRelay, type TcpRelay } from "../support/Instances.ts"
+import { modernPost } from "../support/mcp/McpTestApp.ts"
+import { adminUrl } from "../support/SqlEngines.ts"
+
+const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
+
+const onDatabase = async <A>(url: string, f: (client: pg.Client) => Promise<A>): Promise<A> => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await f(client)
+  } finally {
+    await client.end()
+  }
+}
+
+const createPdf = async (instance: Instance, key: string) => {
+  const response = await modernPost(instance, "tools/call", {
+    name: "create_classification_pdf",
+    arguments: { payload: minimalClassificationPayload }
+  }, { authorization: `Bearer ${key}` })
+  expect(response.status).toBe(200)
+  return (await response.json()).result as {
+    isError?: boolean
+    content: ReadonlyArray<{ text: string }>
+    structuredContent: { url: string; sha256: string; credits_remaining?: number }
+  }
+}
+
+/**
+ * Two `ecds serve` processes as an operator runs them behind a load balancer: one PostgreSQL
+ * database (reached through a relay the test can cut), one Redis prefix, a DATA_DIR each.
+ */
+describe("two instances on one PostgreSQL and one Redis", () => {
+  const database = `ecds_t_${randomBytes(6).toString("hex")}`
+  const prefix = `ecds-test:${randomBytes(6).toString("hex")}:`
+  let relay: TcpRelay
+  let databaseUrl: string
+  let a: Instance
+  let b: Instance
+  let key: string
+
+  beforeAll(async () => {
+    await onDatabase(adminUrl, (client) => client.query(`CREATE DATABASE ${database}`))
+    const server = new URL(adminUrl)
+    relay = await startTcpRelay(Number(server.port || 5432))
+    const viaRelay = new URL(adminUrl)
+    viaRelay.port = String(relay.port)
+    viaRelay.pathname = `/${database}`
+    databaseUrl = viaRelay.href
+    const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }
+    const envA = offlineEnv(shared)
+    const envB = offlineEnv(shared)
+    // A holds a stored eCFR part (reads without eCFR), and a key with credits
+    const synced = await runCli(["sync", "--from", ecfrFixtures, "--parts", "740"], envA)
+    expect(synced.status, synced.stderr).toBe(0)
+    const created = await runCli(["keys", "create", "--label", "multi-instance", "--credits", "5"], envA)
+    expect(created.status, created.stderr).toBe(0)
+    key = /api key: (\S+)/.exec(created.stdout)![1]! // both start at once: the migrations take turns under their advisory lock
+    ;[a, b] = await Promise.all([startInstance(envA), startInstance(envB)])
+  }, 600_000)
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()])
+    await relay?.close()
+    await onDatabase(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
+    const redis = new Redis(redisUrl)
+    const keys = await redis.keys(`${prefix}*`)
+    if (keys.length > 0) await redis.del(...keys)
+    await redis.quit()
+  }, 120_000)
+
+  it("migrated the shared database once", async () => {
+    const applied = await onDatabase(
+      databaseUrl,
+      (client) => client.query("SELECT migration_id FROM ecds_migrations_store ORDER BY migration_id")
+    )
+    expect(applied.rows.map((row) => row.migration_id)).toContain(10)
+    const ids = applied.rows.map((row) => row.migration_id)
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  it("a download link made through A downloads at B", async () => {
+    const made = await createPdf(a, key)
+    expect(made.isError ?? false).toBe(false)
+    const link = new URL(made.structuredContent.url)
+    expect(link.origin).toBe(a.url)
+    const atB = await fetch(`${b.url}${link.pathname}`)
+    expect(atB.status).toBe(200)
+    expect(atB.headers.get("content-type")).toBe("application/pdf")
+    const bytes = new Uint8Array(await atB.arrayBuffer())
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(made.structuredContent.sha256)
+    const unknown = await fetch(`${b.url}/pdf/files/${"A".repeat(43)}`)
+    expect(unknown.status).toBe(404)
+  }, 240_000)
+
+  it(
+    "PostgreSQL down: reads are served from the snapshot, a render answers 503 and keeps its credit, nothing is half-written",
+    async () => {
+      const before = await onDatabase(
+        databaseUrl,
+        (client) => client.query("SELECT count(*)::int AS n FROM document_files")
+      )
+      const balance = (await createPdf(a, key)).structuredContent.credits_remaining!
+      await relay.cut()
+      try {
+        const read = await fetch(`${a.url}/api/ecfr/740/plain/740.1`, { headers: { authorization: `Bearer ${key}` } })
+        expect(read.status).toBe(200)
+        expect(await read.text()).toContain("§ 740.1")
+
+        const refused = await createPdf(a, key)
+        expect(refused.isError).toBe(true)
+        expect(refused.content[0]!.text).toContain("Store unavailable")
+
+        const download = await fetch(`${b.url}/pdf/files/${"A".repeat(43)}`)
+        expect(download.status).toBe(503)
+        expect(download.headers.get("content-type")).toContain("application/problem+json")
+        expect(await download.json()).toMatchObject({ status: 503, type: expect.stringContaining("store-unavailable") })
+
+        const ready = await fetch(`${a.url}/ready`)
+        // not critical: the instance stays in the load balancer for reads
+        expect(ready.status).toBe(200)
+        const store = (await ready.json()).checks.find((check: { name: string }) => check.name === "store")
+        expect(store).toMatchObject({ status: "unavailable", critical: false, details: { engine: "postgresql" } })
+      } finally {
+        await relay.restore()
+      }
+      // the refused render took no credit and left no row
+      const after = await createPdf(a, key)
+      expect(after.isError ?? false).toBe(false)
+      expect(after.structuredContent.credits_remaining).toBe(balance - 1)
+      const rows = await onDatabase(
+        databaseUrl,
+        (client) => client.query("SELECT count(*)::int AS n FROM document_files")
+      )
+      expect(rows.rows[0].n).toBe(before.rows[0].n + 2)
+    },
+    240_000
+  )
+
+  it("130 anonymous requests spread over both: about 120 allowed, then 429 at either", async () => {
+    const statuses: Array<number> = []
+    let retryAfter: string | null = null
+    for (let round = 0; round < 13; round++) {
+      const batch = await Promise.all(Array.from({ length: 10 }, async (_, i) => {
+        const response = await fetch(`${(i % 2 === 0 ? a : b).url}/api/no-such-endpoint`)
+        if (response.status === 429) retryAfter = response.headers.get("retry-after")
+        await response.arrayBuffer()
+        return response.status
+      }))
+      statuses.push(...batch)
+    }
+    const limited = statuses.filter((status) => status === 429).length
+    // approximate per SPEC: the shared counter may lapse if the machine stalls between requests
+    expect(130 - limited).toBeLessThanOrEqual(120)
+    expect(130 - limited).toBeGreaterThanOrEqual(110)
+    expect(Number(retryAfter)).toBeGreaterThan(0)
+    const [atA, atB] = await Promise.all([
+      fetch(`${a.url}/api/no-such-endpoint`),
+      fetch(`${b.url}/api/no-such-endpoint`)
+    ])
+    expect([atA.status, atB.status]).toEqual([429, 429])
+  }, 240_000)
+})
