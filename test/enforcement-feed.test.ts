@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "@effect/vitest"
+import { Option } from "effect"
 import { readFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import type { IncomingMessage } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import * as EnforcementFeed from "../src/services/EnforcementFeed.ts"
 import { appWith } from "./support/AppWith.ts"
-import { type FakeReply, type FakeUpstream, startFakeUpstream } from "./support/FakeUpstream.ts"
+import { lettersHtml, lettersPath, type SourcesState } from "./support/EnforcementSources.ts"
+import { storeWithImport } from "./support/EnforcementStore.ts"
+import { type FakeReply, startFakeUpstream } from "./support/FakeUpstream.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
 
 const fixture = (name: string): FakeReply => ({
@@ -12,10 +18,11 @@ const fixture = (name: string): FakeReply => ({
   body: readFileSync(new URL(`./fixtures/enforcement/${name}`, import.meta.url), "utf8")
 })
 
-type Source = "bis" | "ddtc" | "doj"
+type Source = "bis" | "ddtc" | "doj" | "letters"
 
 const sourceOf = (url: URL): Source | undefined => {
   if (url.pathname === "/api/v1/press_releases.json") return "doj"
+  if (url.pathname === lettersPath) return "letters"
   if (url.pathname !== "/api/v1/documents.json") return undefined
   const agency = url.searchParams.get("conditions[agencies][]")
   return agency === "industry-and-security-bureau" ? "bis" : agency === "state-department" ? "ddtc" : undefined
@@ -24,8 +31,40 @@ const sourceOf = (url: URL): Source | undefined => {
 const normal: Record<Source, FakeReply> = {
   bis: fixture("federal-register-bis-notices.json"),
   ddtc: fixture("federal-register-ddtc-notices.json"),
-  doj: fixture("doj-press-releases.json")
+  doj: fixture("doj-press-releases.json"),
+  letters: {
+    status: 200,
+    headers: { "content-type": "text/html; charset=utf-8" },
+    body: lettersHtml(
+      {
+        cases: [],
+        letters: [{ media: 4101, respondent: "Synthetic Lantern Optics Ltd. (Test Fixture)", date: "2098-12-01" }],
+        agreements: [],
+        releases: [],
+        files: new Map(),
+        perPage: 50,
+        pageOverride: undefined,
+        delay: 0
+      } satisfies SourcesState,
+      new URL(`http://x${lettersPath}`)
+    )
+  }
 }
+
+/** The archive holds one DDTC consent agreement (collected weekly in production); the feed reads it from there. */
+const archiveDir = mkdtempSync(join(tmpdir(), "enforcement-feed-"))
+writeFileSync(
+  join(archiveDir, "metadata.json"),
+  JSON.stringify([{
+    id: "ddtc:5f1e2d3c4b5a69788796a5b4c3d2e1f0",
+    agency: "DDTC",
+    party: "Synthetic Quarry Avionics Inc. (Test Fixture)",
+    title: "Synthetic Quarry Avionics Inc. Consent Agreement (2098)",
+    date: "2098-11-20",
+    source_url: "https://www.pmddtc.state.gov/ddtc_public/ddtc_public?id=ddtc_kb_article_page"
+  }])
+)
+const archiveStore = storeWithImport(archiveDir)
 
 /** One fake standing in for the Federal Register and justice.gov; `replies` overrides a source. */
 const startUpstream = async () => {
@@ -39,7 +78,11 @@ const startUpstream = async () => {
   return { upstream, replies }
 }
 
-const feedConfig = (upstream: FakeUpstream) => ({ federalRegisterBaseUrl: upstream.url, dojBaseUrl: upstream.url })
+const feedConfig = (url: string) => ({
+  federalRegisterBaseUrl: url,
+  dojBaseUrl: url,
+  enforcementCollection: { contact: Option.none(), bisBaseUrl: url, ddtcBaseUrl: url, spacingMillis: 0 }
+})
 
 const ids = (body: { actions: ReadonlyArray<{ id: string }> }) => body.actions.map((action) => action.id)
 
@@ -54,18 +97,22 @@ describe("GET /api/enforcement", () => {
     fake = await startUpstream()
     // every request looks again (a 1 ms cache), with short timeouts and no breaker, so each test sets its own upstream
     server = await startServer({
-      config: { ...feedConfig(fake.upstream), logLevel: "info" },
-      app: appWith(EnforcementFeed.layerWith({
-        timeout: "400 millis",
-        retries: 0,
-        breaker: { failures: 1000, cooldownMillis: 1 }
-      }, "1 millis"))
+      config: { ...feedConfig(fake.upstream.url), logLevel: "info" },
+      app: appWith(
+        EnforcementFeed.layerWith({
+          timeout: "400 millis",
+          retries: 0,
+          breaker: { failures: 1000, cooldownMillis: 1 }
+        }, "1 millis"),
+        archiveStore
+      )
     })
   })
   afterAll(async () => {
     await server.close()
     await fake.upstream.close()
     vi.restoreAllMocks()
+    rmSync(archiveDir, { recursive: true, force: true })
   })
 
   let request = 0
@@ -87,9 +134,11 @@ describe("GET /api/enforcement", () => {
       "fr:2099-02000",
       "fr:2099-01900",
       "doj:2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
-      "fr:2099-01750"
+      "fr:2099-01750",
+      "bis-media:4101",
+      "ddtc:5f1e2d3c4b5a69788796a5b4c3d2e1f0"
     ])
-    expect(body.count).toBe(7)
+    expect(body.count).toBe(9)
     const byId = Object.fromEntries(body.actions.map((action: { id: string }) => [action.id, action]))
     expect(byId["fr:2099-02000"]).toEqual({
       id: "fr:2099-02000",
@@ -158,8 +207,37 @@ describe("GET /api/enforcement", () => {
         actions: 2,
         scanned: 4,
         coverage_from: "2099-02-17"
+      }),
+      expect.objectContaining({
+        id: "bis:charging-letters",
+        agency: "BIS",
+        status: "ok",
+        actions: 1,
+        scanned: 1,
+        coverage_from: "2098-12-01"
+      }),
+      expect.objectContaining({
+        id: "archive:ddtc-consent-agreements",
+        agency: "DDTC",
+        status: "ok",
+        actions: 1,
+        scanned: 1,
+        coverage_from: "2098-11-20"
       })
     ])
+    expect(byId["bis-media:4101"]).toMatchObject({
+      agency: "BIS",
+      action_type: "charging_letter",
+      party: "Synthetic Lantern Optics Ltd. (Test Fixture)",
+      date: "2098-12-01",
+      doc_url: expect.stringMatching(/\/media\/4101\/download/)
+    })
+    expect(byId["ddtc:5f1e2d3c4b5a69788796a5b4c3d2e1f0"]).toMatchObject({
+      agency: "DDTC",
+      action_type: "consent_agreement",
+      party: "Synthetic Quarry Avionics Inc. (Test Fixture)",
+      date: "2098-11-20"
+    })
     for (const source of body.sources) expect(source.error).toBeUndefined()
   })
 
@@ -178,7 +256,9 @@ describe("GET /api/enforcement", () => {
   })
 
   it.each([
-    ["?agency=DDTC", ["fr:2099-02150", "fr:2099-01750"]],
+    ["?agency=DDTC", ["fr:2099-02150", "fr:2099-01750", "ddtc:5f1e2d3c4b5a69788796a5b4c3d2e1f0"]],
+    ["?action_type=charging_letter", ["bis-media:4101"]],
+    ["?action_type=consent_agreement", ["ddtc:5f1e2d3c4b5a69788796a5b4c3d2e1f0"]],
     ["?action_type=settlement", ["doj:2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"]],
     ["?party=societe%20EXPORTATRICE", ["fr:2099-02000"]],
     ["?party=widgets", ["doj:0f8e2c1a-3b4d-4e5f-8a9b-0c1d2e3f4a5b", "fr:2099-01900"]],
@@ -223,12 +303,13 @@ describe("GET /api/enforcement", () => {
   it("degrades per source: a failing source serves its last good answer marked stale, and says why", async () => {
     fake.replies.bis = { status: 503, body: "maintenance" }
     fake.replies.doj = { status: 200, headers: { "content-type": "text/html" }, body: "<html>Access denied</html>" }
+    fake.replies.letters = { status: 503, body: "maintenance" }
     try {
       const { body, response } = await feed()
       expect(response.status).toBe(200)
       expect(response.headers.get("cache-control")).toBe("no-store")
-      expect(body.count).toBe(7)
-      const [bis, ddtc, doj] = body.sources
+      expect(body.count).toBe(9)
+      const [bis, ddtc, doj, letters, agreements] = body.sources
       expect(bis).toMatchObject({
         status: "stale",
         actions: 3,
@@ -240,9 +321,15 @@ describe("GET /api/enforcement", () => {
         status: "stale",
         error: expect.stringMatching(/justice.gov News API answered in an unexpected format/)
       })
+      // the charging letters keep their answer about 24 hours: the failing page is not even asked again
+      expect(letters).toMatchObject({ status: "ok", actions: 1 })
+      expect(letters.error).toBeUndefined()
+      expect(fake.upstream.hits.get(lettersPath)).toBe(1)
+      expect(agreements).toMatchObject({ status: "ok", actions: 1 })
     } finally {
       delete fake.replies.bis
       delete fake.replies.doj
+      delete fake.replies.letters
     }
   })
 
@@ -250,7 +337,7 @@ describe("GET /api/enforcement", () => {
     fake.replies.ddtc = fixture("../research/federal-register-zero-hits.json")
     try {
       const { body } = await feed("?agency=DDTC")
-      expect(body.actions).toEqual([])
+      expect(ids(body)).toEqual(["ddtc:5f1e2d3c4b5a69788796a5b4c3d2e1f0"])
       expect(body.sources[0]).toMatchObject({ status: "ok", actions: 0, scanned: 0, coverage_from: null })
     } finally {
       delete fake.replies.ddtc
@@ -277,17 +364,48 @@ describe("GET /api/enforcement", () => {
 describe("GET /api/enforcement with nothing good yet", () => {
   it("answers an empty feed with every source in error, never a 5xx", async () => {
     const server = await startServer({
-      config: { federalRegisterBaseUrl: "http://127.0.0.1:9", dojBaseUrl: "http://127.0.0.1:9" }
+      config: feedConfig("http://127.0.0.1:9")
     })
     try {
       const response = await server.get("/api/enforcement")
       const body = await response.json()
       expect(response.status).toBe(200)
       expect(body).toMatchObject({ actions: [], count: 0 })
-      expect(body.sources.map((s: { status: string }) => s.status)).toEqual(["error", "error", "error"])
+      expect(body.sources.map((s: { status: string }) => s.status)).toEqual([
+        "error",
+        "error",
+        "error",
+        "error",
+        "error"
+      ])
       expect(body.sources[0].error).toMatch(/could not be reached/)
+      expect(body.sources[3].error).toMatch(/could not be reached/)
+      expect(body.sources[4].error).toMatch(/archive holds no DDTC consent agreements/)
     } finally {
       await server.close()
+    }
+  })
+  it("fails the charging letters alone when their page changes shape, and keeps the other sources", async () => {
+    const fake = await startUpstream()
+    fake.replies.letters = {
+      status: 200,
+      headers: { "content-type": "text/html" },
+      body: "<html><body>Page moved</body></html>"
+    }
+    const server = await startServer({ config: feedConfig(fake.upstream.url) })
+    try {
+      const response = await server.get("/api/enforcement?agency=BIS")
+      const body = await response.json()
+      expect(response.status).toBe(200)
+      expect(body.sources.map((s: { id: string; status: string }) => `${s.id} ${s.status}`)).toEqual([
+        "federal-register:bis ok",
+        "bis:charging-letters error"
+      ])
+      expect(body.sources[1].error).toMatch(/\S/)
+      expect(body.count).toBe(3)
+    } finally {
+      await server.close()
+      await fake.upstream.close()
     }
   })
 })
@@ -295,7 +413,7 @@ describe("GET /api/enforcement with nothing good yet", () => {
 describe("GET /api/enforcement caching", () => {
   it("keeps each source's answer for hours: repeated and differently filtered requests reuse it", async () => {
     const fake = await startUpstream()
-    const server = await startServer({ config: feedConfig(fake.upstream) })
+    const server = await startServer({ config: feedConfig(fake.upstream.url) })
     try {
       await server.get("/api/enforcement")
       await server.get("/api/enforcement?agency=BIS&limit=3")

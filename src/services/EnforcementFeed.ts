@@ -1,6 +1,6 @@
 import type { HttpClient } from "@effect/platform"
 import type { Duration } from "effect"
-import { Clock, Context, Effect, Layer, Ref } from "effect"
+import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import type {
   EnforcementAction,
   EnforcementFeed as Feed,
@@ -8,10 +8,13 @@ import type {
   EnforcementSourceStatus
 } from "../domain/Enforcement.ts"
 import { AppConfig } from "./AppConfig.ts"
+import { bisChargingLettersFeed, ddtcConsentAgreementsFeed } from "./enforcement/ArchiveFeedSources.ts"
+import { userAgent } from "./enforcement/collectors/Collector.ts"
 import { dojPressReleases } from "./enforcement/DojSource.ts"
 import { containsWords } from "./enforcement/Extract.ts"
 import { bisNotices, ddtcNotices } from "./enforcement/FederalRegisterSources.ts"
 import type { FeedSource, SourceBatch } from "./enforcement/FeedSource.ts"
+import { EnforcementLake } from "./EnforcementLake.ts"
 import { cachedLookup, describeFailure } from "./research/FailSoft.ts"
 import * as Upstream from "./Upstream.ts"
 
@@ -66,7 +69,7 @@ export const make = (sources: ReadonlyArray<FeedSource>, ttl: Duration.DurationI
         const lastGood = yield* Ref.make<Good | undefined>(undefined)
         const latest = yield* cachedLookup({
           capacity: 1,
-          ttl,
+          ttl: source.ttl ?? ttl,
           lookup: (_: "latest") =>
             Effect.zipWith(source.fetch, Clock.currentTimeMillis, (batch, now): Good => ({
               batch,
@@ -83,7 +86,7 @@ export const make = (sources: ReadonlyArray<FeedSource>, ttl: Duration.DurationI
         Effect.catchAll((failure) =>
           Effect.gen(function*() {
             yield* Effect.logWarning("enforcement source failed", { source: source.id, reason: failure.reason })
-            const error = describeFailure(source.upstreamLabel, failure)
+            const error = source.describe?.(failure) ?? describeFailure(source.upstreamLabel, failure)
             const last = yield* Ref.get(lastGood)
             return last === undefined
               ? { good: undefined, status: "error" as const, error }
@@ -125,10 +128,14 @@ export const make = (sources: ReadonlyArray<FeedSource>, ttl: Duration.DurationI
     return { actions, bySource } satisfies EnforcementFeedShape
   })
 
-/** The live sources: BIS and DDTC notices from the Federal Register, DOJ press releases. */
+/**
+ * The live sources: BIS and DDTC notices from the Federal Register, DOJ press releases, the BIS
+ * charging-letters page, and the DDTC consent agreements the archive holds.
+ */
 export const liveSources = (policy: Pick<Upstream.UpstreamPolicy, "timeout" | "retries" | "breaker"> = {}) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
+    const lake = yield* EnforcementLake
     const federalRegister = yield* Upstream.make({
       name: "federal-register-enforcement",
       baseUrl: config.federalRegisterBaseUrl,
@@ -143,17 +150,35 @@ export const liveSources = (policy: Pick<Upstream.UpstreamPolicy, "timeout" | "r
       retries: 1,
       ...policy
     })
-    return [bisNotices(federalRegister), ddtcNotices(federalRegister), dojPressReleases(doj)]
+    const bis = yield* Upstream.make({
+      name: "bis.gov",
+      baseUrl: config.enforcementCollection.bisBaseUrl,
+      timeout: "15 seconds",
+      retries: 1,
+      ...Option.match(config.enforcementCollection.contact, {
+        onNone: () => ({}),
+        onSome: (contact) => ({ userAgent: userAgent(contact) })
+      }),
+      ...policy
+    })
+    return [
+      bisNotices(federalRegister),
+      ddtcNotices(federalRegister),
+      dojPressReleases(doj),
+      bisChargingLettersFeed(bis, config.enforcementCollection.spacingMillis),
+      ddtcConsentAgreementsFeed(lake)
+    ]
   })
 
-export const layer: Layer.Layer<EnforcementFeed, never, AppConfig | HttpClient.HttpClient> = Layer.effect(
-  EnforcementFeed,
-  Effect.flatMap(liveSources(), (sources) => make(sources))
-)
+export const layer: Layer.Layer<EnforcementFeed, never, AppConfig | HttpClient.HttpClient | EnforcementLake> = Layer
+  .effect(
+    EnforcementFeed,
+    Effect.flatMap(liveSources(), (sources) => make(sources))
+  )
 
 /** The live sources with another client policy and cache lifetime (tests use short timeouts). */
 export const layerWith = (
   policy: Pick<Upstream.UpstreamPolicy, "timeout" | "retries" | "breaker">,
   ttl: Duration.DurationInput = cacheTtl
-): Layer.Layer<EnforcementFeed, never, AppConfig | HttpClient.HttpClient> =>
+): Layer.Layer<EnforcementFeed, never, AppConfig | HttpClient.HttpClient | EnforcementLake> =>
   Layer.effect(EnforcementFeed, Effect.flatMap(liveSources(policy), (sources) => make(sources, ttl)))

@@ -9,6 +9,7 @@ import {
 } from "../domain/PartyEnforcement.ts"
 import { InvalidRequest } from "../domain/Problem.ts"
 import { DefaultMinScore, type ScreeningResponse } from "../domain/Screening.ts"
+import { chargingLettersSourceId, consentAgreementsSourceId } from "./enforcement/ArchiveFeedSources.ts"
 import * as PartyIndex from "./enforcement/PartyIndex.ts"
 import { resultOf, summarize } from "./enforcement/PartySummary.ts"
 import { EnforcementFeed, type SourceLook } from "./EnforcementFeed.ts"
@@ -37,6 +38,12 @@ const feedLabels: Record<EnforcementAgency, string> = {
   BIS: "BIS enforcement actions",
   DDTC: "DDTC enforcement actions",
   DOJ: "DOJ export prosecutions"
+}
+
+/** Sources that share an agency with another get their own words in the summary. */
+const sourceLabels: Record<string, string> = {
+  [chargingLettersSourceId]: "BIS charging letters",
+  [consentAgreementsSourceId]: "DDTC consent agreements"
 }
 
 type Group = Omit<PartySourceGroup, "total_hits" | "hits">
@@ -101,7 +108,7 @@ const archiveIndex = PartyIndex.memoized((catalog: ArchiveCatalog) =>
 const feedGroup = ({ actions, status }: SourceLook, names: ReadonlyArray<string>, minScore: number, limit: number) => {
   const group = {
     source: status.id,
-    label: feedLabels[status.agency],
+    label: sourceLabels[status.id] ?? feedLabels[status.agency],
     description: status.description,
     coverage_from: status.coverage_from,
     as_of: status.fetched_at

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "@effect/vitest"
 import { Option } from "effect"
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { lettersHtml, lettersPath, type SourcesState } from "../support/EnforcementSources.ts"
 import { storeWithImport } from "../support/EnforcementStore.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { callTool, modernPost, productionApp } from "../support/mcp/McpTestApp.ts"
@@ -14,24 +15,65 @@ const fixturePath = (name: string) => new URL(`../fixtures/party-enforcement/${n
 const fixture = (name: string) => readFileSync(fixturePath(name), "utf8")
 const jsonReply = (body: string) => ({ headers: { "content-type": "application/json; charset=utf-8" }, body })
 
-/** The feed's upstreams: BIS and DDTC notices from the Federal Register API, DOJ releases; `doj: false` fails DOJ. */
+/** The BIS charging-letters page (bis.gov views table) as the fake serves it. */
+const lettersPage = lettersHtml(
+  {
+    cases: [],
+    letters: [
+      { media: 7301, respondent: "Orion Vantage Trading Co., Ltd. (Synthetic Test Party)", date: "2099-01-20" },
+      { media: 7302, respondent: "Tamarind Circuitworks LLC (Synthetic Test Party)", date: "2099-02-11" }
+    ],
+    agreements: [],
+    releases: [],
+    files: new Map(),
+    perPage: 50,
+    pageOverride: undefined,
+    delay: 0
+  } satisfies SourcesState,
+  new URL(`http://x${lettersPath}`)
+)
+
+/**
+ * The feed's upstreams: BIS and DDTC notices from the Federal Register API, DOJ releases, the BIS
+ * charging-letters page; `doj: false` fails DOJ.
+ */
 const feedUpstream = (options: { readonly doj: boolean }) =>
   startFakeUpstream([(_request, url) => {
+    if (url.pathname === lettersPath) {
+      return { headers: { "content-type": "text/html; charset=utf-8" }, body: lettersPage }
+    }
     if (url.pathname === "/api/v1/press_releases.json") {
       return options.doj ? jsonReply(fixture("doj-press-releases.json")) : { status: 503, body: "unavailable" }
     }
-    if (url.pathname !== "/api/v1/documents.json") return undefined
+    if (url.pathname !== "/api/v1/documents.json") {
+      return undefined
+    }
     const bis = url.searchParams.get("conditions[agencies][]") === "industry-and-security-bureau"
     return jsonReply(fixture(bis ? "federal-register-bis.json" : "federal-register-ddtc.json"))
   }])
 
-/** A directory holding the archive fixture, ready for an import. */
+/** A DDTC consent agreement as the weekly collection stores it (id from the portal's sys_id). */
+const consentAgreement = {
+  id: "ddtc:8e7d6c5b4a3928170f1e2d3c4b5a6978",
+  agency: "DDTC",
+  party: "Orion Vantage Trading Co., Ltd. (Synthetic Test Party)",
+  title: "Orion Vantage Trading Co., Ltd. Consent Agreement (2099)",
+  date: "2099-02-25",
+  source_url: "https://www.pmddtc.state.gov/ddtc_public/ddtc_public?id=ddtc_kb_article_page"
+}
+
+/** A directory holding the archive fixture and the consent agreement, ready for an import. */
 const importArchive = (work: string) => {
   const dir = join(work, "import")
   mkdirSync(dir, { recursive: true })
-  copyFileSync(fixturePath("archive-metadata.json"), join(dir, "metadata.json"))
+  const records = JSON.parse(fixture("archive-metadata.json")) as Array<unknown>
+  writeFileSync(join(dir, "metadata.json"), JSON.stringify([...records, consentAgreement]))
   return dir
 }
+
+const collectionConfig = (url: string) => ({
+  enforcementCollection: { contact: Option.none(), bisBaseUrl: url, ddtcBaseUrl: url, spacingMillis: 0 }
+})
 
 const check = async (server: RunningServer, args: unknown, bearer: string = bearers.apiKey) => {
   const response = await modernPost(server, "tools/call", { name: "check_party_enforcement", arguments: args }, {
@@ -48,6 +90,8 @@ const allSources = [
   "federal-register:bis",
   "federal-register:ddtc",
   "doj:press-releases",
+  "bis:charging-letters",
+  "archive:ddtc-consent-agreements",
   "enforcement-archive",
   "csl:dpl"
 ]
@@ -71,6 +115,7 @@ describe("MCP check_party_enforcement", () => {
         logLevel: "debug",
         federalRegisterBaseUrl: upstream.url,
         dojBaseUrl: upstream.url,
+        ...collectionConfig(upstream.url),
         cslFile: Option.some(fileURLToPath(fixturePath("consolidated.json")))
       }
     })
@@ -117,7 +162,19 @@ describe("MCP check_party_enforcement", () => {
     expect(doj.hits[0].score).toBeGreaterThanOrEqual(85)
     expect(doj.hits[0].url).toBe("https://www.justice.gov/opa/pr/orion-vantage-trading-executive-sentenced-synthetic")
 
-    expect(hitIds(result, "enforcement-archive")).toEqual(["bis-case:E2099-0042"])
+    expect(hitIds(result, "bis:charging-letters")).toEqual(["bis-media:7301"])
+    expect(groupOf(result, "bis:charging-letters").hits[0]).toMatchObject({
+      action_type: "charging_letter",
+      date: "2099-01-20",
+      url: `${upstream.url}${lettersPath}`
+    })
+    expect(groupOf(result, "bis:charging-letters").records_checked).toBe(2)
+    expect(hitIds(result, "archive:ddtc-consent-agreements")).toEqual([consentAgreement.id])
+    expect(groupOf(result, "archive:ddtc-consent-agreements").hits[0]).toMatchObject({
+      action_type: "consent_agreement",
+      date: "2099-02-25"
+    })
+    expect(hitIds(result, "enforcement-archive")).toEqual(["bis-case:E2099-0042", consentAgreement.id])
     expect(groupOf(result, "enforcement-archive").hits[0].citation).toContain("bis-case:E2099-0042")
     expect(groupOf(result, "csl:dpl").hits[0]).toMatchObject({
       record_id: "dpl-0001",
@@ -128,7 +185,8 @@ describe("MCP check_party_enforcement", () => {
     expect(groupOf(result, "federal-register:ddtc")).toMatchObject({ status: "ok", total_hits: 0, hits: [] })
     expect(body.summary).toBe(
       "1 possible match in BIS enforcement actions, 1 possible match in DOJ export prosecutions, " +
-        "1 possible match in the enforcement archive and 1 possible match in the Denied Persons List. " +
+        "1 possible match in BIS charging letters, 1 possible match in DDTC consent agreements, " +
+        "2 possible matches in the enforcement archive and 1 possible match in the Denied Persons List. " +
         "No match found in DDTC enforcement actions."
     )
     expect(body.disclaimer).toContain("not a clearance")
@@ -145,7 +203,7 @@ describe("MCP check_party_enforcement", () => {
     ) {
       const result = await check(server, { name })
       expect(hitIds(result, "federal-register:bis"), name).toEqual(["fr:2099-03101"])
-      expect(hitIds(result, "enforcement-archive"), name).toEqual(["bis-case:E2099-0042"])
+      expect(hitIds(result, "enforcement-archive"), name).toEqual(["bis-case:E2099-0042", consentAgreement.id])
       expect(hitIds(result, "csl:dpl"), name).toEqual(["dpl-0001"])
     }
     const cyrillic = await check(server, { name: "Иван Петрович Соколов" })
@@ -181,7 +239,7 @@ describe("MCP check_party_enforcement", () => {
     expect(body.result).toBe("no_match_found")
     expect(body.summary).toBe(
       "No match found in BIS enforcement actions, DDTC enforcement actions, DOJ export prosecutions, " +
-        "the enforcement archive and the Denied Persons List."
+        "BIS charging letters, DDTC consent agreements, the enforcement archive and the Denied Persons List."
     )
     expect(body.summary).not.toMatch(/clear/i)
   })
@@ -267,6 +325,7 @@ describe("MCP check_party_enforcement with sources missing", () => {
         dataDir: join(work, "data"),
         federalRegisterBaseUrl: upstream.url,
         dojBaseUrl: upstream.url,
+        ...collectionConfig(upstream.url),
         cslBulkUrl: `${upstream.url}/csl/consolidated.json`
       }
     })
@@ -285,6 +344,8 @@ describe("MCP check_party_enforcement with sources missing", () => {
       ["federal-register:bis", "ok"],
       ["federal-register:ddtc", "ok"],
       ["doj:press-releases", "error"],
+      ["bis:charging-letters", "ok"],
+      ["archive:ddtc-consent-agreements", "error"],
       ["enforcement-archive", "not_configured"],
       ["csl:dpl", "error"]
     ])
@@ -294,9 +355,10 @@ describe("MCP check_party_enforcement with sources missing", () => {
     expect(hitIds(result, "federal-register:bis")).toEqual(["fr:2099-03101"])
     expect(body.result).toBe("possible_match")
     expect(body.summary).toBe(
-      "1 possible match in BIS enforcement actions. No match found in DDTC enforcement actions. " +
-        "Not checked: DOJ export prosecutions (source unavailable), the enforcement archive (not configured) " +
-        "and the Denied Persons List (source unavailable)."
+      "1 possible match in BIS enforcement actions and 1 possible match in BIS charging letters. " +
+        "No match found in DDTC enforcement actions. " +
+        "Not checked: DOJ export prosecutions (source unavailable), DDTC consent agreements (source unavailable), " +
+        "the enforcement archive (not configured) and the Denied Persons List (source unavailable)."
     )
   })
 
@@ -305,7 +367,7 @@ describe("MCP check_party_enforcement with sources missing", () => {
     const body = result.structuredContent
     expect(body.result).toBe("incomplete")
     expect(body.summary).toMatch(
-      /^No match found in BIS enforcement actions and DDTC enforcement actions\. Not checked: /
+      /^No match found in BIS enforcement actions, DDTC enforcement actions and BIS charging letters\. Not checked: /
     )
     expect(upstream.requests.some((request) => request.url.includes("Northbridge"))).toBe(false)
   })

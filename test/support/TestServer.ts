@@ -1,4 +1,4 @@
-import { Effect, Exit, Layer, Scope } from "effect"
+import { Effect, Exit, Layer, Option, Scope } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -28,6 +28,13 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): Partial<App
   regulationsBaseUrl: "http://127.0.0.1:9",
   dojBaseUrl: "http://127.0.0.1:9",
   courtListenerBaseUrl: "http://127.0.0.1:9",
+  // the feed reads the BIS charging-letters page: never the real bis.gov from a test
+  enforcementCollection: {
+    contact: Option.none(),
+    bisBaseUrl: "http://127.0.0.1:9",
+    ddtcBaseUrl: "http://127.0.0.1:9",
+    spacingMillis: 0
+  },
   cslBulkUrl: "http://127.0.0.1:9/consolidated.json",
   ...overrides
 })

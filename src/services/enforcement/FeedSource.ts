@@ -1,4 +1,4 @@
-import type { Effect } from "effect"
+import type { Duration, Effect } from "effect"
 import type { EnforcementAction, EnforcementAgency } from "../../domain/Enforcement.ts"
 import type { UpstreamError } from "../Upstream.ts"
 
@@ -19,6 +19,10 @@ export interface FeedSource {
   /** How failures name the upstream ("The Federal Register API"). */
   readonly upstreamLabel: string
   readonly fetch: Effect.Effect<SourceBatch, UpstreamError>
+  /** How long an answer is kept (SPEC: Federal Register and DOJ about 6 hours, the BIS charging letters 24). */
+  readonly ttl?: Duration.DurationInput
+  /** The `error` text of a failure, when the generic wording by reason would mislead. */
+  readonly describe?: (error: UpstreamError) => string
 }
 
 /** The oldest of some YYYY-MM-DD dates. */
