@@ -192,6 +192,25 @@ describe("MCP check_party_enforcement", () => {
     expect(body.disclaimer).toContain("not a clearance")
   })
 
+  it("answers complete, every source checked, with hits from every source", async () => {
+    const result = await check(server, {
+      name: "Orion Vantage Trading Co., Ltd.",
+      aliases: ["Meridian Aerostructures, Inc."]
+    })
+    const body = result.structuredContent
+    expect(body.groups.map((g: any) => g.source)).toEqual(allSources)
+    for (const group of body.groups) {
+      expect(group.status, group.source).toBe("ok")
+      expect(group.stale ?? false, group.source).toBe(false)
+      expect(group.total_hits, group.source).toBeGreaterThan(0)
+    }
+    expect(body.result).toBe("possible_match")
+    expect(body.summary).not.toMatch(/Not checked|No match found/)
+    expect(hitIds(result, "federal-register:ddtc")).toEqual(["fr:2099-03200"])
+    expect(hitIds(result, "bis:charging-letters")).toEqual(["bis-media:7301"])
+    expect(hitIds(result, "archive:ddtc-consent-agreements")).toEqual([consentAgreement.id])
+  })
+
   it("matches variants: word order, legal forms spelled out, punctuation, case, typos, transliteration", async () => {
     for (
       const name of [
