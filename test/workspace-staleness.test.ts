@@ -3,7 +3,7 @@ import { Clock, Effect, Layer, TestClock } from "effect"
 import type { RadarItem, RadarResponse } from "../src/domain/Radar.ts"
 import { Radar } from "../src/services/Radar.ts"
 import * as Products from "../src/services/workspace/Products.ts"
-import { testStore } from "./support/TestStore.ts"
+import { freshStore } from "./support/TestStore.ts"
 
 const rule: RadarItem = {
   documentNumber: "2026-90001",
@@ -41,7 +41,7 @@ const radarAsOfClock = (options: { readonly down: boolean }) =>
   })
 
 const productsWith = (options: { readonly down: boolean }) =>
-  Products.layer.pipe(Layer.provide(Layer.merge(testStore, radarAsOfClock(options))))
+  Products.layer.pipe(Layer.provide(Layer.merge(freshStore, radarAsOfClock(options))))
 
 const at = (day: string) => TestClock.setTime(Date.parse(`${day}T12:00:00Z`))
 
