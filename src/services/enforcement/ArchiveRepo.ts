@@ -193,7 +193,7 @@ export const make = Effect.gen(function*() {
       sql`SELECT ${rowColumns(sql)}, count(*) OVER () AS total FROM enforcement_documents
         WHERE ${agency === undefined ? sql`true` : sql`agency = ${agency}`}
         ORDER BY date DESC NULLS LAST, id LIMIT ${limit}`,
-      (rows) => ({ rows: rows.map(toRow), total: rows.length === 0 ? 0 : Number((rows[0] as any).total) })
+      (rows) => ({ rows: rows.map(toRow), total: rows.length === 0 ? 0 : Number(rows[0]!.total) })
     )
 
   /** Ranked hits (party over title over text) with a highlighted passage; `total` counts every match. */
@@ -225,7 +225,7 @@ export const make = Effect.gen(function*() {
             ? raw.snippet.replace(/<!--[^>]*-->/g, " ").replace(/\s+/g, " ").trim()
             : null
         })),
-        total: rows.length === 0 ? 0 : Number((rows[0] as any).total)
+        total: rows.length === 0 ? 0 : Number(rows[0]!.total)
       }
     })
 
