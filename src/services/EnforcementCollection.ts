@@ -3,7 +3,7 @@ import type { SqlClient } from "@effect/sql/SqlClient"
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { AppConfig, type AppConfigShape } from "./AppConfig.ts"
 import * as ArchiveRepo from "./enforcement/ArchiveRepo.ts"
-import { type CollectionReport, collectSource, type Progress, reparse } from "./enforcement/Collect.ts"
+import { type CollectionReport, collectSource, emptyReport, type Progress, reparse } from "./enforcement/Collect.ts"
 import { bisCases, bisChargingLetters } from "./enforcement/collectors/BisPages.ts"
 import { type Collector, userAgent } from "./enforcement/collectors/Collector.ts"
 import { ddtcAgreements } from "./enforcement/collectors/DdtcAgreements.ts"
@@ -109,17 +109,8 @@ const withoutContact = (service: EnforcementCollectionShape): EnforcementCollect
   ...service,
   collect: () =>
     Effect.succeed([{
-      source: "all",
+      ...emptyReport("all"),
       status: "failed",
-      listed: 0,
-      notModified: false,
-      added: 0,
-      changed: 0,
-      unchanged: 0,
-      removed: 0,
-      skippedRows: 0,
-      filesFetched: 0,
-      byOutcome: {},
       error: "ENFORCEMENT_COLLECTOR_CONTACT is not set: collectors name the operator in their User-Agent"
     }])
 })

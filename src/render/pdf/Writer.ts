@@ -85,7 +85,8 @@ export class Writer {
       return { features: undefined as unknown as Array<PDFKit.Mixins.OpenTypeFeatures> }
     }
     if (!this.registered.has(face.key)) {
-      this.doc.registerFont(face.key, face.font as any)
+      // pdfkit embeds an already opened fontkit face (our weight instance); its typings name only file sources
+      this.doc.registerFont(face.key, face.font as unknown as PDFKit.Mixins.PDFFontSource)
       this.registered.add(face.key)
     }
     this.doc.font(face.key)

@@ -54,7 +54,8 @@ const fingerprint = (item: ListedItem) =>
     item.text === null ? null : sha256(new TextEncoder().encode(item.text))
   ])))
 
-const emptyReport = (source: string) => ({
+/** A report of a run that changed nothing yet: each run starts from it. */
+export const emptyReport = (source: string) => ({
   source,
   listed: 0,
   notModified: false,
