@@ -186,8 +186,9 @@ describe("MCP court-records tools against a CourtListener fake", () => {
     expect(result.isError).toBe(true)
     expect(result.body).toMatch(/CourtListener refused the token \(HTTP 401\)/)
     expect(upstream.requests.length).toBe(before + 1)
+    // the failure is logged beside the answer, not before it: wait for the line, then read everything logged
+    await vi.waitFor(() => expect(lines.join("\n")).toContain("court records upstream failed"), { timeout: 10_000 })
     const logged = lines.join("\n")
-    expect(logged).toContain("court records upstream failed")
     expect(logged).not.toContain(badToken)
     expect(logged).not.toContain(goodToken)
     expect(logged).not.toContain("Secret Counterparty Name")
