@@ -116,12 +116,14 @@ describe("two instances on one PostgreSQL and one Redis", () => {
         expect(await read.text()).toContain("§ 740.1")
 
         // keys live in the store: while it is down the key cannot be verified, so the enterprise call
-        // is refused as unauthenticated (a known gap: an honest 503 would be better) and costs nothing
+        // is answered 503 (retry shortly), neither accepted nor refused as unauthenticated, and costs nothing
         const refused = await modernPost(a, "tools/call", {
           name: "create_classification_pdf",
           arguments: { payload: minimalClassificationPayload }
         }, { authorization: `Bearer ${key}` })
-        expect(refused.status).toBe(401)
+        expect(refused.status).toBe(503)
+        expect(refused.headers.get("retry-after")).toBe("5")
+        expect((await refused.json()).error).toMatchObject({ code: -32001, data: { error: "store_unavailable" } })
 
         const download = await fetch(`${b.url}/pdf/files/${"A".repeat(43)}`)
         expect(download.status).toBe(503)

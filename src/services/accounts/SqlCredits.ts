@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql/SqlClient"
 import type { Duration } from "effect"
 import { Effect, Exit, Layer, Schedule } from "effect"
 import { randomBytes } from "node:crypto"
+import { StoreUnavailable } from "../../domain/Problem.ts"
 import { Credits, type CreditsShape, NoCredits } from "../Credits.ts"
 
 export interface SqlCreditsOptions {
@@ -130,7 +131,17 @@ export type Ledger = Effect.Effect.Success<ReturnType<typeof makeLedger>>
 const closing = <E>(what: string, close: Effect.Effect<unknown, E>) =>
   close.pipe(Effect.catchAllCause(() => Effect.logWarning(`credit hold could not be ${what}; the sweep refunds it`)))
 
-/** `Credits` over the ledger: the service's contract, unchanged, with the balance shared by every instance. */
+/** The credit could not be taken: nothing was debited and the work does not start. */
+const ledgerUnavailable = Effect.zipRight(
+  Effect.logWarning("credit ledger unavailable; the render was refused before it started"),
+  Effect.fail(
+    new StoreUnavailable({
+      detail: "The credit ledger cannot be reached; nothing was charged. Retry in a few seconds."
+    })
+  )
+)
+
+/** `Credits` over the ledger: the service's contract, with the balance shared by every instance. */
 export const fromLedger = (ledger: Ledger): CreditsShape => ({
   balance: (account) => Effect.orDie(ledger.balance(account)),
   usage: (account) => Effect.orDie(ledger.usage(account)),
@@ -138,8 +149,11 @@ export const fromLedger = (ledger: Ledger): CreditsShape => ({
   spend: (account, work) =>
     Effect.uninterruptibleMask((restore) =>
       Effect.gen(function*() {
-        const holdId = yield* Effect.orDie(ledger.hold(account))
-        if (holdId === undefined) return yield* new NoCredits({ balance: yield* Effect.orDie(ledger.balance(account)) })
+        const holdId = yield* Effect.catchTag(ledger.hold(account), "SqlError", () => ledgerUnavailable)
+        if (holdId === undefined) {
+          const balance = yield* Effect.catchTag(ledger.balance(account), "SqlError", () => ledgerUnavailable)
+          return yield* new NoCredits({ balance })
+        }
         return yield* Effect.onExit(
           restore(work),
           (exit) =>
