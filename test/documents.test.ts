@@ -1,14 +1,13 @@
 import { HttpLayerRouter } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Validator } from "@seriousme/openapi-schema-validator"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppRoutes } from "../src/http/App.ts"
 import { appLayer, forRuntime } from "../src/layers/Main.ts"
 import { PublicServices } from "../src/layers/Public.ts"
-import { startRenderBackend } from "../src/render/Backend.ts"
 import * as AppConfig from "../src/services/AppConfig.ts"
 import * as Credits from "../src/services/Credits.ts"
 import * as KeyStore from "../src/services/KeyStore.ts"
@@ -323,35 +322,6 @@ describe("documents", () => {
       }
     } finally {
       await limited.close()
-    }
-  })
-
-  it("renders through a configured remote backend, and answers 502 without charging when it is down", async () => {
-    const backend = await startRenderBackend({ port: 0, host: "127.0.0.1" })
-    const remote = await startServer({ config: { dataDir, renderBackendUrl: Option.some(backend.url) } })
-    try {
-      const { key, keyId } = await newKey(1)
-      const draft = await remote.get("/pdf/tcp?draft=1", {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}` },
-        body: JSON.stringify({ ...minimalTcp, EXTRA: 1 })
-      })
-      expect(draft.status).toBe(200)
-      expect(draft.headers.get("x-render-warnings")).toBe("1")
-      const pdf = await parsePdf(new Uint8Array(await draft.arrayBuffer()))
-      expect(pdf.text.join(" ")).toContain("Boston lab")
-      await backend.close()
-      const final = await remote.get("/pdf/tcp", {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}` },
-        body: JSON.stringify(minimalTcp)
-      })
-      expect(final.status).toBe(502)
-      expect((await final.json()).type).toMatch(/render-backend-unavailable$/)
-      expect(await balance(keyId)).toBe(1)
-    } finally {
-      await remote.close()
-      await backend.close()
     }
   })
 

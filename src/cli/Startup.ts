@@ -23,7 +23,10 @@ const causeCode = (cause: unknown) =>
   typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined
 
 /** Why the listener could not start, naming the address and what to change. */
-export const describeServeError = (error: HttpServerError.ServeError, config: AppConfig.AppConfigShape) => {
+export const describeServeError = (
+  error: HttpServerError.ServeError,
+  config: Pick<AppConfig.AppConfigShape, "host" | "port">
+) => {
   const address = `${config.host}:${config.port}`
   switch (causeCode(error.cause)) {
     case "EADDRINUSE":

@@ -48,6 +48,8 @@ export interface AppConfigShape {
   readonly serviceJwt: ServiceJwtConfig
   /** A remote rendering backend; unset renders documents in process. */
   readonly renderBackendUrl: Option.Option<string>
+  /** The credential this instance presents to the rendering backend (and a backend requires of callers). */
+  readonly renderBackendSecret: Option.Option<Redacted.Redacted>
   /** How long a document rendered over MCP stays behind its download link. */
   readonly pdfLinkTtlSeconds: number
   /** Cap on the bytes of rendered documents waiting for download. */
@@ -162,6 +164,18 @@ const oneOf = <const L extends ReadonlyArray<string>>(name: string, values: L, f
 
 const optionalText = (name: string) => Config.option(Config.string(name))
 
+/**
+ * `RENDER_BACKEND_SECRET`, shared by an instance and its rendering backend: long enough that guessing
+ * is hopeless (e.g. `openssl rand -base64 32`). Read by `ecds render-backend` on its own as well.
+ */
+export const renderBackendSecret = checked(
+  "RENDER_BACKEND_SECRET",
+  (text) =>
+    text.trim().length >= 32 && /^[\x21-\x7e]+$/.test(text.trim())
+      ? Either.right(Redacted.make(text.trim()))
+      : invalid("must be at least 32 printable characters without spaces (e.g. `openssl rand -base64 32`)")
+)
+
 /** Stage one: every variable on its own, so that all mistakes are reported together. */
 const variables = Config.all({
   port: integerIn("PORT", 0, 65535, 8787, "a TCP port from 0 to 65535 (0 picks a free one)"),
@@ -271,6 +285,7 @@ const variables = Config.all({
       : invalid(`must list only ${ServiceJwtAlgorithms.join(", ")} (unset: RS256,PS256,ES256,EdDSA)`)
   }).pipe(Config.withDefault(["RS256", "PS256", "ES256", "EdDSA"])),
   renderBackendUrl: Config.option(absoluteUrl("RENDER_BACKEND_URL")),
+  renderBackendSecret: Config.option(renderBackendSecret),
   pdfLinkTtlSeconds: integerIn("PDF_LINK_TTL_SECONDS", 1, 604_800, 3600, "seconds from 1 to 604800 (7 days)"),
   pdfStoreMaxBytes: integerIn(
     "PDF_STORE_MAX_BYTES",
@@ -305,9 +320,25 @@ const enclaveProblems = (v: Config.Config.Success<typeof variables>): ReadonlyAr
       : [])
   ]
 
+/** A rendering backend without `RENDER_BACKEND_SECRET` may listen only here, where no other machine reaches it. */
+export const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "::1" || host === "[::1]" || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(host)
+
+/** A backend on another machine refuses unauthenticated callers, so the instance needs the secret too. */
+const renderBackendProblems = (v: Config.Config.Success<typeof variables>): ReadonlyArray<ConfigError.ConfigError> =>
+  Option.isSome(v.renderBackendUrl) && Option.isNone(v.renderBackendSecret) &&
+    !isLoopback(new URL(v.renderBackendUrl.value).hostname)
+    ? [
+      ConfigError.MissingData(
+        ["RENDER_BACKEND_SECRET"],
+        "is required when RENDER_BACKEND_URL names another machine: set the secret its backend was started with"
+      )
+    ]
+    : []
+
 export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
   const v = yield* variables
-  const problems = enclaveProblems(v)
+  const problems = [...enclaveProblems(v), ...renderBackendProblems(v)]
   if (problems.length > 0) return yield* Effect.fail(problems.reduce((all, next) => ConfigError.And(all, next)))
   const urlHost = v.host.includes(":") ? `[${v.host}]` : v.host
   const publicBaseUrl = Option.getOrElse(v.publicBaseUrl, () => `http://${urlHost}:${v.port}`)
@@ -361,6 +392,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
       algorithms: v.serviceJwtAlgorithms
     },
     renderBackendUrl: v.renderBackendUrl,
+    renderBackendSecret: v.renderBackendSecret,
     pdfLinkTtlSeconds: v.pdfLinkTtlSeconds,
     pdfStoreMaxBytes: v.pdfStoreMaxBytes,
     enterprisePlan: {
@@ -378,7 +410,8 @@ const secretVariables = new Set([
   "SERVICE_JWT_PUBLIC_KEYS",
   "DATABASE_URL",
   "REDIS_URL",
-  "ECDS_API_KEY"
+  "ECDS_API_KEY",
+  "RENDER_BACKEND_SECRET"
 ])
 
 /**
