@@ -67,10 +67,14 @@ const drawStatements = (w: Writer, content: Content) => {
   const top = w.y
   present.forEach((key, i) => {
     const x = w.left + i * (statementWidth(w) + 18)
-    w.font("sansSemiBold", Type.label, Colors.muted)
-    w.doc.text(content.contract.fieldsByKey.get(key)!.label.toUpperCase(), x, top, { characterSpacing: 0.5 })
-    w.font("serif", statementSize, Colors.ink)
-    w.write(content.text(key)!, "serif", x, top + captionHeight, { width: statementWidth(w), lineGap: 1.4 })
+    w.tags.content("P", () => {
+      w.font("sansSemiBold", Type.label, Colors.muted)
+      w.doc.text(content.contract.fieldsByKey.get(key)!.label.toUpperCase(), x, top, { characterSpacing: 0.5 })
+    })
+    w.tags.content("P", () => {
+      w.font("serif", statementSize, Colors.ink)
+      w.write(content.text(key)!, "serif", x, top + captionHeight, { width: statementWidth(w), lineGap: 1.4 })
+    })
   })
   w.y = top + height
 }
@@ -85,15 +89,17 @@ const continuationNotes = (w: Writer, pages: number) => {
     w.doc.switchToPage(index)
     const margins = w.doc.page.margins
     w.doc.page.margins = { ...margins, bottom: 0 }
-    w.font("sansSemiBold", Type.label, Colors.muted)
-    w.doc.text(
-      `Continued on page ${
-        index - range.start + 2
-      }. The certification and signature on page ${pages} cover every page.`,
-      w.left,
-      w.bottom + 4,
-      { width: w.width, lineBreak: false }
-    )
+    w.tags.artifact(() => {
+      w.font("sansSemiBold", Type.label, Colors.muted)
+      w.doc.text(
+        `Continued on page ${
+          index - range.start + 2
+        }. The certification and signature on page ${pages} cover every page.`,
+        w.left,
+        w.bottom + 4,
+        { width: w.width, lineBreak: false }
+      )
+    }, "Pagination")
     w.doc.page.margins = margins
   }
 }
@@ -106,14 +112,16 @@ export const renderCertificate = async (
 ): Promise<Uint8Array> => {
   const contract = content.contract
   const presentation = contract.presentation
-  const w = new Writer(infoOf(content, options.now), fallback)
+  const w = new Writer(infoOf(content, options.now), fallback, { archival: !options.draft })
   const doc = w.doc
   const facts = coverFacts(content)
   const card = facts.length > 0 ? coverCard(facts, w.width, { compact: true }) : undefined
 
   w.addPage()
-  doc.rect(0, 0, Page.width, 104).fill(Colors.navy)
-  doc.rect(0, 104, Page.width, 4).fill(Colors.accent)
+  w.tags.artifact(() => {
+    doc.rect(0, 0, Page.width, 104).fill(Colors.navy)
+    doc.rect(0, 104, Page.width, 4).fill(Colors.accent)
+  })
   // number and date keep their full width; the company name takes the rest of the line
   w.font("sans", 8.8, "#C9D8E6")
   const bandTop = 28
@@ -125,7 +133,6 @@ export const renderCertificate = async (
     7
   )
   const numberWidth = w.widthOf(number.text, "sans")
-  w.write(number.text, "sans", w.left + w.width - numberWidth, bandTop, { lineBreak: false })
   w.font("sansSemiBold", 8.8, "#C9D8E6")
   const company = w.fitLine(
     (content.text("COMPANY_NAME") ?? "").toUpperCase(),
@@ -134,12 +141,25 @@ export const renderCertificate = async (
     w.width - numberWidth - 20,
     7
   )
-  w.write(company.text, "sansSemiBold", w.left, bandTop, { lineBreak: false })
-  w.font("sansBold", 21, "#FFFFFF")
-  doc.text(presentation.documentType, w.left, 52, { width: w.width })
+  // read in the order a reader looks: who issued it, its number and date, then the title
+  w.tags.content("P", () => {
+    w.font("sansSemiBold", company.size, "#C9D8E6")
+    w.write(company.text, "sansSemiBold", w.left, bandTop, { lineBreak: false })
+  })
+  w.tags.content("P", () => {
+    w.font("sans", number.size, "#C9D8E6")
+    w.write(number.text, "sans", w.left + w.width - numberWidth, bandTop, { lineBreak: false })
+  })
+  w.tags.content("H1", () => {
+    w.font("sansBold", 21, "#FFFFFF")
+    doc.text(presentation.documentType, w.left, 52, { width: w.width })
+  })
   w.font("sans", 10, "#8FB3CF")
   const subject = w.fitLine(content.text(presentation.subjectKey) ?? "", "sans", 10, w.width, 7.5)
-  w.write(subject.text, "sans", w.left, 79, { lineBreak: false })
+  w.tags.content("P", () => {
+    w.font("sans", subject.size, "#8FB3CF")
+    w.write(subject.text, "sans", w.left, 79, { lineBreak: false })
+  })
   w.y = 120
   if (card) w.image(card)
   incompleteMark(w, content)

@@ -84,8 +84,10 @@ const drawCover = (w: Writer, content: Content, card: Picture | undefined, draft
   const doc = w.doc
   const presentation = content.contract.presentation
   w.addPage()
-  doc.rect(0, 0, Page.width, 268).fill(Colors.navy)
-  doc.rect(0, 268, Page.width, 5).fill(Colors.accent)
+  w.tags.artifact(() => {
+    doc.rect(0, 0, Page.width, 268).fill(Colors.navy)
+    doc.rect(0, 268, Page.width, 5).fill(Colors.accent)
+  })
   w.font("sansSemiBold", 9.5, "#C9D8E6")
   const company = w.fitBlock((content.text("COMPANY_NAME") ?? "").toUpperCase(), "sansSemiBold", {
     size: 9.5,
@@ -93,9 +95,14 @@ const drawCover = (w: Writer, content: Content, card: Picture | undefined, draft
     width: w.width,
     height: 40
   })
-  w.write(company.text, "sansSemiBold", w.left, 56, { width: w.width, characterSpacing: 1.2 })
-  w.font("sans", 12, "#8FB3CF")
-  doc.text(presentation.documentType, w.left, 120, { width: w.width })
+  w.tags.content("P", () => {
+    w.font("sansSemiBold", company.size, "#C9D8E6")
+    w.write(company.text, "sansSemiBold", w.left, 56, { width: w.width, characterSpacing: 1.2 })
+  })
+  w.tags.content("P", () => {
+    w.font("sans", 12, "#8FB3CF")
+    doc.text(presentation.documentType, w.left, 120, { width: w.width })
+  })
   // the cover title keeps to the band: a long subject is set smaller before anything is cut
   w.font("sansBold", 25, "#FFFFFF")
   const subject = w.fitBlock(content.text(presentation.subjectKey) ?? "", "sansBold", {
@@ -104,7 +111,10 @@ const drawCover = (w: Writer, content: Content, card: Picture | undefined, draft
     width: w.width,
     height: 112
   })
-  w.write(subject.text, "sansBold", w.left, 140, { width: w.width })
+  w.tags.content("H1", () => {
+    w.font("sansBold", subject.size, "#FFFFFF")
+    w.write(subject.text, "sansBold", w.left, 140, { width: w.width })
+  })
   w.y = 296
   if (card) w.image(card)
   incompleteMark(w, content)
@@ -116,8 +126,10 @@ const drawCover = (w: Writer, content: Content, card: Picture | undefined, draft
     `the Export Administration Regulations (15 CFR 730–774) and the ITAR (22 CFR 120–130) as in force on the dates stated.`
   w.y = Math.max(w.y, Page.height - 170)
   if (draft) w.callout(`${DraftNotice}. Final documents are rendered without the draft flag.`, "danger")
-  w.font("serifItalic", Type.small, Colors.muted)
-  doc.text(notice, w.left, w.y, { width: w.width })
+  w.tags.content("P", () => {
+    w.font("serifItalic", Type.small, Colors.muted)
+    doc.text(notice, w.left, w.y, { width: w.width })
+  })
 }
 
 /** The cover's "Incomplete" mark: which judgements the payload left empty (real text, not a picture). */
@@ -170,16 +182,17 @@ export const renderReport = async (
   options: RenderOptions
 ): Promise<Uint8Array> => {
   const contract = content.contract
-  const w = new Writer(infoOf(content, options.now), fallback)
+  const w = new Writer(infoOf(content, options.now), fallback, { archival: !options.draft })
   const pictures = drawPictures(content, w.width)
   drawCover(w, content, pictures.card, options.draft)
   const entries = contract.sections.reduce((sum, section) => sum + 1 + section.parts.filter((p) => p.title).length, 0)
   const tocPages = tocPagesFor(entries + (options.draft ? 1 : 0))
   for (let i = 0; i < tocPages; i++) w.addPage()
+  const contents = w.tags.reserve("Sect")
   w.addPage()
   contract.sections.forEach((section, index) => drawSection(w, content, section, index + 1, pictures.sections[index]))
-  if (options.draft && content.warnings.length > 0) drawNotes(w, content.warnings)
-  drawContents(w, 1)
+  if (options.draft && content.warnings.length > 0) w.tags.group("Sect", () => drawNotes(w, content.warnings))
+  drawContents(w, 1, contents)
   await w.placePictures()
   decoratePages(w, frameOf(content, options.draft), { skipFirst: true })
   return w.finish()

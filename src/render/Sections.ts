@@ -98,18 +98,26 @@ export const drawSignOff = (
   const signatureWidth = w.width * 0.55
   const dateX = w.left + w.width * 0.64
   const dateWidth = w.left + w.width - dateX
-  w.doc.moveTo(w.left, line).lineTo(w.left + signatureWidth, line).lineWidth(0.6).strokeColor(Colors.ink).stroke()
-  w.doc.moveTo(dateX, line).lineTo(w.left + w.width, line).lineWidth(0.6).strokeColor(Colors.ink).stroke()
-  w.font("sansSemiBold", Type.label - 0.6, Colors.faint)
-  w.doc.text("SIGNATURE", w.left, line + 3, { lineBreak: false, characterSpacing: 0.5 })
-  w.doc.text("DATE", dateX, line + 3, { lineBreak: false, characterSpacing: 0.5 })
+  w.tags.artifact(() => {
+    w.doc.moveTo(w.left, line).lineTo(w.left + signatureWidth, line).lineWidth(0.6).strokeColor(Colors.ink).stroke()
+    w.doc.moveTo(dateX, line).lineTo(w.left + w.width, line).lineWidth(0.6).strokeColor(Colors.ink).stroke()
+  })
   const signer = [signatory.name, signatory.title].filter((part) => part !== undefined && part !== "").join(", ")
-  w.font("sans", Type.small, Colors.ink)
-  const name = w.fitLine(signer, "sans", Type.small, signatureWidth, 6.6)
-  w.write(name.text, "sans", w.left, line + 13, { lineBreak: false })
-  w.font("sans", Type.small, Colors.ink)
-  const date = w.fitLine(signatory.date, "sans", Type.small, dateWidth, 6.6)
-  w.write(date.text, "sans", dateX, line + 13, { lineBreak: false })
+  // each line is read as its label and what is written under it
+  w.tags.content("P", () => {
+    w.font("sansSemiBold", Type.label - 0.6, Colors.faint)
+    w.doc.text("SIGNATURE", w.left, line + 3, { lineBreak: false, characterSpacing: 0.5 })
+    w.font("sans", Type.small, Colors.ink)
+    const name = w.fitLine(signer, "sans", Type.small, signatureWidth, 6.6)
+    w.write(name.text, "sans", w.left, line + 13, { lineBreak: false })
+  })
+  w.tags.content("P", () => {
+    w.font("sansSemiBold", Type.label - 0.6, Colors.faint)
+    w.doc.text("DATE", dateX, line + 3, { lineBreak: false, characterSpacing: 0.5 })
+    w.font("sans", Type.small, Colors.ink)
+    const date = w.fitLine(signatory.date, "sans", Type.small, dateWidth, 6.6)
+    w.write(date.text, "sans", dateX, line + 13, { lineBreak: false })
+  })
   w.y = line + 13 + Type.small + 6
 }
 
@@ -187,6 +195,16 @@ export const drawSection = (
 ): void => {
   // a section opening with a graphic keeps its heading on the graphic's page
   if (graphic) w.ensure(graphic.height + 60)
+  w.tags.group("Sect", () => drawSectionBody(w, content, section, number, graphic))
+}
+
+const drawSectionBody = (
+  w: Writer,
+  content: Content,
+  section: SectionDef,
+  number: number,
+  graphic: Picture | undefined
+): void => {
   w.heading(1, `${number}. ${section.title}`)
   const provided = section.parts.some((part) => Object.keys(part.fields).some((key) => content.has(key)))
   if (!provided) {

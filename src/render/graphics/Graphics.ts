@@ -10,6 +10,8 @@ export interface Picture {
   readonly png: Promise<Uint8Array>
   readonly width: number
   readonly height: number
+  /** What the picture shows, as text: its alternate description in the tagged PDF. */
+  readonly alt: string
 }
 
 export interface Fact {
@@ -68,7 +70,8 @@ export const coverCard = (
     h({ width: 6, height: "100%", backgroundColor: Colors.accent, borderRadius: "8px 0 0 8px" }),
     ...cells
   )
-  return { png: rasterize(element, width, height), width, height }
+  const alt = `At a glance: ${facts.slice(0, 4).map((fact) => `${fact.label}: ${fact.value}`).join("; ")}.`
+  return { png: rasterize(element, width, height), width, height, alt }
 }
 
 export interface RiskRow {
@@ -124,7 +127,9 @@ export const riskSummary = (overall: RiskRow | undefined, rows: ReadonlyArray<Ri
       )
     )
   )
-  return { png: rasterize(element, width, height), width, height }
+  const alt = `Risk profile${overall ? `, overall ${overall.value}` : ""}: ` +
+    `${rows.map((row) => `${row.label} ${row.value}`).join("; ")}.`
+  return { png: rasterize(element, width, height), width, height, alt }
 }
 
 export interface FlowStep {
@@ -194,5 +199,12 @@ export const reviewFlow = (steps: ReadonlyArray<FlowStep>, result: string, width
       clip(result, 90)
     )
   )
-  return { png: rasterize(element, width, height), width, height }
+  const alt = `Review steps: ${
+    steps.map((step) =>
+      `${step.number}. ${step.title}${step.outcome ? ` (${step.outcome.label})` : ""}${
+        step.finding ? `: ${step.finding}` : ""
+      }`
+    ).join("; ")
+  }. ${result}.`
+  return { png: rasterize(element, width, height), width, height, alt }
 }

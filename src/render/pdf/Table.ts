@@ -169,59 +169,87 @@ export const drawTable = (
   )
   const maxRow = w.bottom - Page.top - headerHeight - 24
 
+  // the header is read once, as the table's first row; repeated on later pages it is page furniture
   const drawHeader = (continued: boolean) => {
     if (continued && options.caption) {
-      w.font("sansSemiBold", Type.label, Colors.faint)
-      w.doc.text(`${options.caption.toUpperCase()} (CONTINUED)`, left, w.y, { width: available, characterSpacing: 0.5 })
+      w.tags.artifact(() => {
+        w.font("sansSemiBold", Type.label, Colors.faint)
+        w.doc.text(`${options.caption!.toUpperCase()} (CONTINUED)`, left, w.y, {
+          width: available,
+          characterSpacing: 0.5
+        })
+      }, "Pagination")
       w.y += 2
     }
     if (!showHeader) return
     const top = w.y
-    w.doc.rect(left, top, available, headerHeight).fill(Colors.headerFill)
-    columns.forEach((column, i) => {
-      w.font("sansSemiBold", Type.label, Colors.muted)
-      w.write(column.label.toUpperCase(), "sansSemiBold", xs[i]! + padX, top + padY + 0.6, {
-        width: widths[i]! - 2 * padX,
-        characterSpacing: 0.3
+    w.tags.artifact(() => w.doc.rect(left, top, available, headerHeight).fill(Colors.headerFill))
+    const labels = () =>
+      columns.forEach((column, i) => {
+        const draw = () => {
+          w.font("sansSemiBold", Type.label, Colors.muted)
+          w.write(column.label.toUpperCase(), "sansSemiBold", xs[i]! + padX, top + padY + 0.6, {
+            width: widths[i]! - 2 * padX,
+            characterSpacing: 0.3
+          })
+        }
+        if (continued) draw()
+        else w.tags.content("TH", draw, { scope: "Column" })
       })
-    })
-    w.doc.moveTo(left, top + headerHeight).lineTo(left + available, top + headerHeight)
-      .lineWidth(0.8).strokeColor(Colors.accent).stroke()
+    if (continued) w.tags.artifact(labels, "Pagination")
+    else w.tags.group("TR", labels)
+    w.tags.artifact(() =>
+      w.doc.moveTo(left, top + headerHeight).lineTo(left + available, top + headerHeight)
+        .lineWidth(0.8).strokeColor(Colors.accent).stroke()
+    )
     w.y = top + headerHeight
   }
 
-  w.ensure(headerHeight + Math.min(heights[0] ?? 0, maxRow) + 4)
-  drawHeader(false)
-  rows.forEach((row, r) => {
-    const height = heights[r]!
-    if (height > maxRow) {
-      w.y += 4
-      row.forEach((cell, i) => {
-        const text = cell.kind === "badge" ? cell.label : cell.text
-        if (text !== "") w.blocks([{ kind: "paragraph", runs: labelled(columns[i]!.label, text) }], { indent })
-      })
-      return
-    }
-    if (w.y + height > w.bottom) {
-      w.addPage()
-      drawHeader(true)
-    }
-    const top = w.y
-    if (r % 2 === 1) w.doc.rect(left, top, available, height).fill(Colors.zebra)
-    row.forEach((cell, i) => {
-      const x = xs[i]! + padX
-      const width = widths[i]! - 2 * padX
-      if (cell.kind === "badge") {
-        w.badge(cell.label, cell.tone, x, top + padY - 1, size - 0.6, width)
-      } else {
-        const name = cellFont(cell)
-        w.font(name, cellType(w, cell, width, size), Colors.ink)
-        w.write(cell.text, name, x, top + padY, { width, lineGap: 1.2 })
+  /** A bold cell labels its row (facts grids) or is a header cell of an HTML table. */
+  const role = (cell: Cell) => (cell.kind === "text" && cell.bold ? "TH" : "TD")
+
+  w.tags.group("Table", () => {
+    w.ensure(headerHeight + Math.min(heights[0] ?? 0, maxRow) + 4)
+    drawHeader(false)
+    rows.forEach((row, r) => {
+      const height = heights[r]!
+      if (height > maxRow) {
+        w.y += 4
+        w.tags.group("TR", () =>
+          row.forEach((cell, i) => {
+            const text = cell.kind === "badge" ? cell.label : cell.text
+            w.tags.content(role(cell), () => {
+              if (text !== "") w.blocks([{ kind: "paragraph", runs: labelled(columns[i]!.label, text) }], { indent })
+            })
+          }))
+        return
       }
+      if (w.y + height > w.bottom) {
+        w.addPage()
+        drawHeader(true)
+      }
+      const top = w.y
+      if (r % 2 === 1) w.tags.artifact(() => w.doc.rect(left, top, available, height).fill(Colors.zebra))
+      w.tags.group("TR", () =>
+        row.forEach((cell, i) => {
+          const x = xs[i]! + padX
+          const width = widths[i]! - 2 * padX
+          w.tags.content(role(cell), () => {
+            if (cell.kind === "badge") {
+              w.badge(cell.label, cell.tone, x, top + padY - 1, size - 0.6, width)
+            } else if (cell.text !== "") {
+              const name = cellFont(cell)
+              w.font(name, cellType(w, cell, width, size), Colors.ink)
+              w.write(cell.text, name, x, top + padY, { width, lineGap: 1.2 })
+            }
+          }, role(cell) === "TH" ? { scope: "Row" } : {})
+        }))
+      w.tags.artifact(() =>
+        w.doc.moveTo(left, top + height).lineTo(left + available, top + height).lineWidth(0.4)
+          .strokeColor(Colors.rule).stroke()
+      )
+      w.y = top + height
     })
-    w.doc.moveTo(left, top + height).lineTo(left + available, top + height).lineWidth(0.4).strokeColor(Colors.rule)
-      .stroke()
-    w.y = top + height
   })
   w.doc.x = w.left
   w.y += 10

@@ -2,9 +2,12 @@ import PDFDocument from "pdfkit"
 import type { Tone } from "../../domain/documents/Fields.ts"
 import type { Picture } from "../graphics/Graphics.ts"
 import type { Block, Run } from "../Html.ts"
+import { escapedMetadata } from "./Archival.ts"
 import type { Fallback, FallbackFace } from "./FallbackFonts.ts"
+import { fitBlock, type FitBox, fitLine, type Fitted } from "./Fit.ts"
 import { type FontName, fonts } from "./Fonts.ts"
 import { drawHtmlTable } from "./Table.ts"
+import { Tags } from "./Tags.ts"
 import { textRuns } from "./TextRuns.ts"
 import { Colors, contentWidth, Page, ToneColors, Type } from "./Theme.ts"
 
@@ -18,7 +21,9 @@ export interface TocEntry {
 /**
  * A pdfkit document with the flow primitives every layout uses: a cursor that breaks pages
  * before blocks that do not fit, headings that feed the outline and the table of contents,
- * paragraphs of styled runs, facts grids and status badges.
+ * paragraphs of styled runs, facts grids and status badges. The document is tagged (`tags`:
+ * each primitive draws inside its structure element or as an artifact); an archival one also
+ * identifies itself as PDF/A-2b with an sRGB output intent.
  */
 export class Writer {
   readonly doc: PDFKit.PDFDocument
@@ -26,22 +31,31 @@ export class Writer {
   readonly left = Page.marginX
   readonly width = contentWidth
   private outlineParent: PDFKit.PDFOutline | undefined
-  private readonly pictures: Array<{ picture: Picture; page: number; x: number; y: number }> = []
+  private readonly pictures: Array<
+    { picture: Picture; page: number; x: number; y: number; figure: ReturnType<Tags["reserve"]> }
+  > = []
   private destinations = 0
   private readonly registered = new Set<string>()
   private readonly widths = new Map<string, number>()
 
-  constructor(info: PDFKit.DocumentInfo, readonly fallback: Fallback) {
+  readonly tags: Tags
+
+  constructor(info: PDFKit.DocumentInfo, readonly fallback: Fallback, options: { readonly archival: boolean }) {
     this.doc = new PDFDocument({
       size: "LETTER",
       bufferPages: true,
       autoFirstPage: false,
       margins: { top: Page.top, bottom: Page.bottom, left: Page.marginX, right: Page.marginX },
-      info,
+      // an empty entry would have no XMP counterpart, which PDF/A does not allow
+      info: Object.fromEntries(Object.entries(info).filter(([, value]) => value !== "")),
       lang: "en-US",
       displayTitle: true,
-      pdfVersion: "1.7"
+      pdfVersion: "1.7",
+      tagged: true,
+      ...(options.archival ? { subset: "PDF/A-2b" as const } : {})
     })
+    escapedMetadata(this.doc)
+    this.tags = new Tags(this.doc)
     for (const [name, face] of Object.entries(fonts().faces)) this.doc.registerFont(name, face as any)
   }
 
@@ -64,7 +78,9 @@ export class Writer {
   }
 
   addPage(): void {
-    this.doc.addPage()
+    // content being drawn continues, marked as the same structure element, on the new page
+    if (this.tags.drawing) this.doc.continueOnNewPage()
+    else this.doc.addPage()
     this.doc.x = this.left
     this.doc.y = Page.top
   }
@@ -145,51 +161,16 @@ export class Writer {
    * One line of `text` that fits `width`: at `size`, else shrunk down to `minSize`, else cut
    * with an ellipsis at `minSize`. Sets the font and size it returns.
    */
-  fitLine(text: string, name: FontName, size: number, width: number, minSize = size): { text: string; size: number } {
-    this.doc.font(name).fontSize(size)
-    const natural = this.widthOf(text, name)
-    if (natural <= width) return { text, size }
-    const shrunk = Math.max(minSize, Math.floor(size * (width / natural) * 10) / 10)
-    this.doc.fontSize(shrunk)
-    if (this.widthOf(text, name) <= width) return { text, size: shrunk }
-    const chars = [...text]
-    let low = 0
-    let high = chars.length
-    while (low < high) {
-      const mid = Math.ceil((low + high) / 2)
-      if (this.widthOf(`${chars.slice(0, mid).join("").trimEnd()}…`, name) <= width) low = mid
-      else high = mid - 1
-    }
-    return { text: `${chars.slice(0, low).join("").trimEnd()}…`, size: shrunk }
+  fitLine(text: string, name: FontName, size: number, width: number, minSize = size): Fitted {
+    return fitLine(this, text, name, size, width, minSize)
   }
 
   /**
    * `text` wrapped at `width` within `height`: at `size`, else at the largest size down to
    * `minSize` that fits, else cut with an ellipsis at `minSize`. Sets the font and size it returns.
    */
-  fitBlock(
-    text: string,
-    name: FontName,
-    box: { readonly size: number; readonly minSize: number; readonly width: number; readonly height: number }
-  ): { text: string; size: number } {
-    const fits = (value: string, size: number) => {
-      this.doc.font(name).fontSize(size)
-      return this.heightOf(value, name, { width: box.width }) <= box.height
-    }
-    for (let size = box.size; size > box.minSize; size = Math.max(box.minSize, size - 1)) {
-      if (fits(text, size)) return { text, size }
-    }
-    if (fits(text, box.minSize)) return { text, size: box.minSize }
-    const chars = [...text]
-    let low = 0
-    let high = chars.length
-    while (low < high) {
-      const mid = Math.ceil((low + high) / 2)
-      if (fits(`${chars.slice(0, mid).join("").trimEnd()}…`, box.minSize)) low = mid
-      else high = mid - 1
-    }
-    this.doc.fontSize(box.minSize)
-    return { text: `${chars.slice(0, low).join("").trimEnd()}…`, size: box.minSize }
+  fitBlock(text: string, name: FontName, box: FitBox): Fitted {
+    return fitBlock(this, text, name, box)
   }
 
   space(points: number): void {
@@ -203,11 +184,13 @@ export class Writer {
     if (level === 1 && this.doc.y > Page.top + 1) this.doc.y += 10
     const destination = `section-${++this.destinations}`
     this.doc.addNamedDestination(destination, "XYZ", 0, Page.height - this.doc.y + 12, null)
-    this.font("sansSemiBold", size, level === 1 ? Colors.navy : Colors.accent)
-    this.write(title, "sansSemiBold", this.left, this.doc.y, { width: this.width })
+    this.tags.content(level === 1 ? "H1" : "H2", () => {
+      this.font("sansSemiBold", size, level === 1 ? Colors.navy : Colors.accent)
+      this.write(title, "sansSemiBold", this.left, this.doc.y, { width: this.width })
+    })
     if (level === 1) {
       const y = this.doc.y + 3
-      this.doc.moveTo(this.left, y).lineTo(this.left + this.width, y).lineWidth(1.2).strokeColor(Colors.navy).stroke()
+      this.rule(y, 1.2, Colors.navy)
       this.doc.y = y + 9
       this.outlineParent = this.doc.outline.addItem(title)
     } else {
@@ -220,9 +203,18 @@ export class Writer {
   /** A small upper-case caption above a block (the label of a prose or table field). */
   caption(text: string): void {
     this.ensure(64)
-    this.font("sansSemiBold", Type.label, Colors.muted)
-    this.doc.text(text.toUpperCase(), this.left, this.doc.y, { width: this.width, characterSpacing: 0.5 })
+    this.tags.content("P", () => {
+      this.font("sansSemiBold", Type.label, Colors.muted)
+      this.doc.text(text.toUpperCase(), this.left, this.doc.y, { width: this.width, characterSpacing: 0.5 })
+    })
     this.doc.y += 3
+  }
+
+  /** A horizontal rule across the content width (decoration). */
+  rule(y: number, width: number, color: string): void {
+    this.tags.artifact(() => {
+      this.doc.moveTo(this.left, y).lineTo(this.left + this.width, y).lineWidth(width).strokeColor(color).stroke()
+    })
   }
 
   /** Paragraphs and lists of styled runs, flowing across pages. */
@@ -232,20 +224,25 @@ export class Writer {
     for (const block of blocks) {
       if (block.kind === "paragraph") {
         this.ensure(size * 2.6)
-        this.runs(block.runs, this.left + indent, this.width - indent, size)
+        this.tags.content("P", () => this.runs(block.runs, this.left + indent, this.width - indent, size))
         this.doc.y += size * 0.55
       } else if (block.kind === "list") {
-        block.items.forEach((item, index) => {
-          const marker = block.ordered ? `${index + 1}.` : "•"
-          this.ensure(size * 2.6)
-          const top = this.doc.y
-          this.font("serif", size, Colors.muted).doc.text(marker, this.left + indent, top, {
-            width: 16,
-            lineBreak: false
-          })
-          this.doc.y = top
-          this.blocks(item, { indent: indent + 16, size })
-        })
+        this.tags.group("L", () =>
+          block.items.forEach((item, index) => {
+            const marker = block.ordered ? `${index + 1}.` : "•"
+            this.ensure(size * 2.6)
+            const top = this.doc.y
+            this.tags.group("LI", () => {
+              this.tags.content("Lbl", () =>
+                this.font("serif", size, Colors.muted).doc.text(marker, this.left + indent, top, {
+                  width: 16,
+                  lineBreak: false
+                }))
+              this.doc.y = top
+              this.tags.group("LBody", () =>
+                this.blocks(item, { indent: indent + 16, size }))
+            })
+          }))
       } else {
         drawHtmlTable(this, block.rows, indent)
       }
@@ -288,7 +285,7 @@ export class Writer {
     const fitted = this.fitLine(label, "sansSemiBold", size, maxWidth - 12, Math.max(6, size - 1.8))
     const width = this.widthOf(fitted.text, "sansSemiBold") + 12
     const height = size + 6
-    this.doc.roundedRect(x, y, width, height, height / 2).fill(colors.bg)
+    this.tags.artifact(() => this.doc.roundedRect(x, y, width, height, height / 2).fill(colors.bg))
     this.doc.fillColor(colors.fg)
     this.write(fitted.text, "sansSemiBold", x + 6, y + 3.1 + (size - fitted.size) / 2, {
       width: width - 12 + 1,
@@ -304,31 +301,58 @@ export class Writer {
     const height = this.heightOf(text, "serifItalic", { width: this.width - 24 }) + 16
     this.ensure(height + 6)
     const top = this.doc.y
-    this.doc.rect(this.left, top, this.width, height).fill(colors.bg)
-    this.doc.rect(this.left, top, 3, height).fill(colors.fg)
-    this.font("serifItalic", Type.body, colors.fg).write(text, "serifItalic", this.left + 14, top + 8, {
-      width: this.width - 24
+    this.tags.artifact(() => {
+      this.doc.rect(this.left, top, this.width, height).fill(colors.bg)
+      this.doc.rect(this.left, top, 3, height).fill(colors.fg)
     })
+    this.tags.content(
+      "P",
+      () =>
+        this.font("serifItalic", Type.body, colors.fg).write(text, "serifItalic", this.left + 14, top + 8, {
+          width: this.width - 24
+        })
+    )
     this.doc.y = top + height + 8
   }
 
   /** Reserves the picture's space in the flow; `placePictures` draws it once its pixels exist. */
   image(picture: Picture): void {
     this.ensure(picture.height + 8)
-    this.pictures.push({ picture, page: this.pageIndex, x: this.left, y: this.doc.y })
+    const [x, y] = [this.left, this.doc.y]
+    const figure = this.tags.reserve("Figure", {
+      alt: picture.alt,
+      bbox: [x, y, x + picture.width, y + picture.height]
+    })
+    this.pictures.push({ picture, page: this.pageIndex, x, y, figure })
     this.doc.y += picture.height + 10
   }
 
   async placePictures(): Promise<void> {
     const pngs = await Promise.all(this.pictures.map(({ picture }) => picture.png))
-    this.pictures.forEach(({ page, picture, x, y }, index) => {
+    this.pictures.forEach(({ figure, page, picture, x, y }, index) => {
       const png = pngs[index]!
       this.doc.switchToPage(page)
-      this.doc.image(Buffer.from(png.buffer, png.byteOffset, png.byteLength), x, y, {
-        width: picture.width,
-        height: picture.height
+      figure.fill(() => {
+        this.doc.image(Buffer.from(png.buffer, png.byteOffset, png.byteLength), x, y, {
+          width: picture.width,
+          height: picture.height
+        })
+        this.hiddenText(picture.alt, x, y, picture.width, picture.height)
       })
+      figure.end()
     })
+  }
+
+  /**
+   * What a picture shows as invisible text over it (text render mode 3, as in scanned pages with
+   * a text layer): the cover card's ECCN and status can be found and copied, not only seen.
+   */
+  private hiddenText(text: string, x: number, y: number, width: number, height: number): void {
+    const fitted = this.fitBlock(text, "sans", { size: 8, minSize: 2, width: width - 12, height: height - 12 })
+    this.doc.save()
+    this.doc.addContent("3 Tr")
+    this.font("sans", fitted.size).write(fitted.text, "sans", x + 6, y + 6, { width: width - 12 })
+    this.doc.restore()
   }
 
   /** The finished file. */
