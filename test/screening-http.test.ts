@@ -42,6 +42,18 @@ describe("GET /api/csl", () => {
     })
     expect(match.score).toBeGreaterThanOrEqual(85)
     expect(match.score).toBeLessThanOrEqual(100)
+    // the scorer's alignment with the matched alias, step by step
+    expect(match.explanation.reordered).toBe(false)
+    expect(match.explanation.alignment).toContainEqual({
+      query: "rustam",
+      listed: "rustam",
+      kind: "exact",
+      similarity: 1,
+      weight: expect.any(Number)
+    })
+    expect(match.explanation.alignment).toContainEqual(
+      expect.objectContaining({ query: null, listed: "v", kind: "dropped", similarity: 0 })
+    )
     expect(body.dataset).toMatchObject({ entries: 23, published_at: "2026-11-20T13:15:00.015113+00:00", stale: false })
     expect(body.lists.find((list: { code: string }) => list.code === "EL")).toMatchObject({
       name: "Entity List (EL) - Bureau of Industry and Security",

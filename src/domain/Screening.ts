@@ -152,6 +152,49 @@ export const MatchVessel = Schema.Struct({
   gross_registered_tonnage: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "CslVessel" })
 
+/**
+ * How a query word relates to a listed word in a match's alignment: spelled alike (`exact`,
+ * `typo`), sounding alike (`phonetic`), another romanization or script (`transliteration`), a cut,
+ * conventional abbreviation or acronym (`abbreviation`), a legal form in another spelling or
+ * language (`legal_form`), digits against words (`number`), an initial (`initial`), words
+ * written joined or split (`joined`); on one side only: a `title` or `legal_form`, a query word
+ * the listed name lacks (`added`), a listed word the query lacks (`dropped`).
+ */
+export const AlignmentKinds = [
+  "exact",
+  "typo",
+  "phonetic",
+  "transliteration",
+  "abbreviation",
+  "legal_form",
+  "number",
+  "initial",
+  "joined",
+  "title",
+  "added",
+  "dropped"
+] as const
+
+export const AlignmentStep = Schema.Struct({
+  query: Schema.NullOr(Schema.String).annotations({ description: "Query words (normalized); null: dropped" }),
+  listed: Schema.NullOr(Schema.String).annotations({ description: "Listed words (normalized); null: added" }),
+  kind: Schema.Literal(...AlignmentKinds),
+  similarity: Schema.Number.annotations({ description: "0-1; 0 for a word on one side only" }),
+  weight: Schema.Number.annotations({
+    description: "What the step weighs in the score: rare words most; titles, legal forms, left-out listed words little"
+  })
+}).annotations({ identifier: "CslAlignmentStep" })
+
+/** Why an entry scored as it did: the scorer's own alignment of the query with `matched_name`. */
+export const MatchExplanation = Schema.Struct({
+  alignment: Schema.Array(AlignmentStep).annotations({
+    description: "Query words in order with the listed words they paired with, then listed words the query lacks"
+  }),
+  reordered: Schema.Boolean.annotations({
+    description: "A person's names paired in another order than listed: the score was multiplied by 0.8"
+  })
+}).annotations({ identifier: "CslMatchExplanation" })
+
 /** One list entry that scored at or above `min_score`. */
 export const ScreeningMatch = Schema.Struct({
   id: Schema.String.annotations({ description: "Record id in the list (OFAC entity number or trade.gov hash)" }),
@@ -186,7 +229,8 @@ export const ScreeningMatch = Schema.Struct({
   license_policy: Schema.NullOr(Schema.String),
   vessel: Schema.NullOr(MatchVessel),
   source_list_url: Schema.NullOr(Schema.String),
-  source_information_url: Schema.NullOr(Schema.String)
+  source_information_url: Schema.NullOr(Schema.String),
+  explanation: Schema.optional(MatchExplanation)
 }).annotations({ identifier: "ScreeningMatch" })
 export type ScreeningMatch = typeof ScreeningMatch.Type
 

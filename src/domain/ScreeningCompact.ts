@@ -73,6 +73,9 @@ export const CompactMatch = Schema.Struct({
   name: Schema.String,
   matched_name: Schema.optional(Schema.String).annotations({ description: "The alias that matched, when not `name`" }),
   score: Schema.Number,
+  why: Schema.optional(Schema.String).annotations({
+    description: "Alignment: `a→b kind` pairs, `+word` only in the query, `-word` only in the listed name"
+  }),
   list: Schema.String.annotations({ description: "List code (EL, SDN …)" }),
   type: Schema.optional(Schema.String),
   programs: Schema.optional(Schema.Array(Schema.String)),

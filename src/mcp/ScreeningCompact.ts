@@ -1,4 +1,4 @@
-import type { ScreeningMatch, ScreeningResponse } from "../domain/Screening.ts"
+import type { MatchExplanation, ScreeningMatch, ScreeningResponse } from "../domain/Screening.ts"
 import type { CompactMatch, CompactScreeningAnswer } from "../domain/ScreeningCompact.ts"
 import { words } from "../services/screening/Normalize.ts"
 
@@ -57,6 +57,24 @@ const text = (value: string | null) => value === null || value.trim() === "" ? u
 const line = (parts: ReadonlyArray<string | null>) =>
   parts.filter((part): part is string => part !== null && part.trim() !== "").join(", ")
 
+/**
+ * The alignment in one short line: `igor`, `sech1n→sechin typo`, `+haji title` (a query word the
+ * name lacks), `-ivanovich` (a listed word the query lacks); `order x0.8` when a person's names
+ * came in another order.
+ */
+export const why = (explanation: typeof MatchExplanation.Type): string => {
+  const steps = explanation.alignment.map((step) =>
+    step.listed === null
+      ? `+${step.query}${step.kind === "added" ? "" : ` ${step.kind}`}`
+      : step.query === null
+      ? `-${step.listed}${step.kind === "dropped" ? "" : ` ${step.kind}`}`
+      : step.kind === "exact"
+      ? step.query
+      : `${step.query}→${step.listed} ${step.kind}`
+  )
+  return [...steps, ...(explanation.reordered ? ["order x0.8"] : [])].join(", ")
+}
+
 /** A hit as an analyst adjudicates it: who, which list, why, where; empty fields omitted. */
 export const compactMatch = (match: ScreeningMatch): CompactMatch => {
   const remarks = text(match.remarks)
@@ -65,6 +83,7 @@ export const compactMatch = (match: ScreeningMatch): CompactMatch => {
     name: match.name,
     matched_name: match.matched_name === match.name ? undefined : match.matched_name,
     score: match.score,
+    why: match.explanation === undefined ? undefined : why(match.explanation),
     list: match.source_code,
     type: text(match.type),
     programs: present(match.programs),

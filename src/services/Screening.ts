@@ -8,6 +8,7 @@ import { DataGeneration } from "./DataGeneration.ts"
 import { RegulatoryStatus } from "./RegulatoryStatus.ts"
 import * as ListSource from "./screening/ListSource.ts"
 import { type LoadedList, loadSteps } from "./screening/LoadedList.ts"
+import type { Hit } from "./screening/Matcher.ts"
 import { affiliatesRule, disclaimer, ownershipTrace, toMatch } from "./screening/Response.ts"
 
 /**
@@ -68,6 +69,12 @@ const filterOf = (list: LoadedList, request: ScreeningRequest) => {
     if (request.type !== undefined && type !== undefined && type !== null && type !== request.type) return false
     return countries === undefined || entry.countries.length === 0 || entry.countries.some((c) => countries.has(c))
   }
+}
+
+/** The page's hits as matches, each with the alignment its score rests on. */
+const explained = (list: LoadedList, name: string, page: ReadonlyArray<Hit>) => {
+  const alignments = list.matcher.explain(name, page)
+  return page.map((hit, i) => toMatch(list.entries[hit.entry]!, hit.alias, hit.score, alignments[i]))
 }
 
 export interface MakeOptions {
@@ -184,9 +191,7 @@ export const make = (options: MakeOptions) =>
             entries: list.entries.length,
             stale
           },
-          matches: found.slice(offset, offset + size).map((hit) =>
-            toMatch(list.entries[hit.entry]!, hit.alias, hit.score)
-          ),
+          matches: explained(list, request.name, found.slice(offset, offset + size)),
           affiliates_rule: affiliatesRule(yield* regulatory.affiliatesRule),
           ownership_trace: ownershipTrace,
           disclaimer

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { ScreeningMatch } from "../../src/domain/Screening.ts"
-import { compactMatch, enginePage, rankParentsFirst } from "../../src/mcp/ScreeningCompact.ts"
+import { compactMatch, enginePage, rankParentsFirst, why } from "../../src/mcp/ScreeningCompact.ts"
 
 const match = (name: string, score: number, extra: Partial<ScreeningMatch> = {}): ScreeningMatch => ({
   id: name,
@@ -87,5 +87,21 @@ describe("compact screening presentation", () => {
     expect(enginePage(0, 5, 50)).toEqual({ offset: 0, size: 10 })
     expect(enginePage(10, 5, 50)).toEqual({ offset: 0, size: 20 })
     expect(enginePage(45, 5, 50)).toEqual({ offset: 45, size: 5 })
+  })
+
+  it("says why in one short line: pairs with their kind, words on one side only, the order penalty", () => {
+    const explanation = {
+      alignment: [
+        { query: "haji", listed: null, kind: "title" as const, similarity: 0, weight: 0.06 },
+        { query: "igor", listed: "igor", kind: "exact" as const, similarity: 1, weight: 1 },
+        { query: "sech1n", listed: "sechin", kind: "typo" as const, similarity: 0.97, weight: 1 },
+        { query: "moscow", listed: null, kind: "added" as const, similarity: 0, weight: 1 },
+        { query: null, listed: "ivanovich", kind: "dropped" as const, similarity: 0, weight: 0.06 }
+      ],
+      reordered: true
+    }
+    expect(why(explanation)).toBe("+haji title, igor, sech1n→sechin typo, +moscow, -ivanovich, order x0.8")
+    expect(compactMatch(match("Igor Sechin", 90, { explanation })).why).toBe(why(explanation))
+    expect(compactMatch(match("Igor Sechin", 90))).not.toHaveProperty("why")
   })
 })

@@ -1,6 +1,6 @@
 import type { NameIndex } from "./NameIndex.ts"
 import { makePreparer } from "./Query.ts"
-import { score, unmatchedNameCost } from "./Scorer.ts"
+import { type Alignment, explain, score, unmatchedNameCost } from "./Scorer.ts"
 import { TokenClass } from "./Vocabulary.ts"
 
 /** One list entry found for a query, with its best-scoring indexed name. */
@@ -8,6 +8,8 @@ export interface Hit {
   readonly entry: number
   /** Index of the name in the entry's searchable names. */
   readonly alias: number
+  /** The indexed name (what `explain` aligns again). */
+  readonly name: number
   /** 0–1 */
   readonly score: number
 }
@@ -25,6 +27,8 @@ export interface Matcher {
   readonly index: NameIndex
   /** Hits sorted by score (best first), one per entry; `undefined` when the query has no words. */
   readonly search: (text: string, options: SearchOptions) => ReadonlyArray<Hit> | undefined
+  /** How the query aligned with each hit's name, as its score was computed. */
+  readonly explain: (text: string, hits: ReadonlyArray<Hit>) => ReadonlyArray<Alignment>
 }
 
 /**
@@ -96,7 +100,7 @@ export const make = (index: NameIndex): Matcher => {
       const alias = index.nameAlias[name]!
       const current = best.get(entry)
       if (current === undefined || score > current.score || (score === current.score && alias < current.alias)) {
-        best.set(entry, { entry, alias, score })
+        best.set(entry, { entry, alias, name, score })
       }
     }
     return [...best.values()].sort(byScoreThenEntry)
@@ -138,7 +142,13 @@ export const make = (index: NameIndex): Matcher => {
     return rank(names, names.map((name) => score(index, query, name)))
   }
 
-  return { index, search }
+  const explainHits = (text: string, hits: ReadonlyArray<Hit>): ReadonlyArray<Alignment> => {
+    if (hits.length === 0) return []
+    const query = prepare(text)
+    return hits.map((hit) => explain(index, query, hit.name))
+  }
+
+  return { index, search, explain: explainHits }
 }
 
 const coversName = (classes: ReadonlyArray<TokenClass>, mask: number) => {

@@ -1,6 +1,7 @@
 import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
 import type { SearchableName } from "./Aliases.ts"
 import * as DeletionIndex from "./DeletionIndex.ts"
+import { formMatchKind, MatchKind } from "./MatchKind.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
 import { isPinyin, wadeGilesKeys } from "./Sinitic.ts"
 import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
@@ -37,6 +38,8 @@ export interface NameIndex {
   readonly nameAlternateMask: Int32Array
   /** For each alternate form, the similarity a match through it is worth (1; less for acronyms). */
   readonly nameAlternateStrength: Float32Array
+  /** For each alternate form, what it is (`MatchKind`: joined words, legal form, acronym …). */
+  readonly nameAlternateKind: Uint8Array
   /** Sum of token weights per name. */
   readonly nameWeight: Float32Array
   /**
@@ -218,32 +221,38 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
   const alternates: Array<Array<number>> = []
   const alternateMasks: Array<Array<number>> = []
   const alternateStrengths: Array<Array<number>> = []
+  const alternateKinds: Array<Array<number>> = []
   for (const [nameIndex, item] of pending.entries()) {
     if (nameIndex % stepEvery === 0) yield
     const ids: Array<number> = []
     const masks: Array<number> = []
     const strengths: Array<number> = []
-    const add = (text: string, mask: number, strength = 1) => {
+    const kinds: Array<number> = []
+    const add = (text: string, mask: number, kind: MatchKind, strength = 1) => {
       const id = intern(text)
       for (let k = 0; k < ids.length; k++) if (ids[k] === id && masks[k] === mask) return
       ids.push(id)
       masks.push(mask)
       strengths.push(strength)
+      kinds.push(kind)
     }
     const words = item.name.tokens
     for (const order of readingOrders(item.listed, words.length)) {
       for (let k = 0; k + 1 < order.length; k++) {
         const a = order[k]!
         const b = order[k + 1]!
-        if (a < maxMaskedTokens && b < maxMaskedTokens) add(words[a]! + words[b]!, (1 << a) | (1 << b))
+        if (a < maxMaskedTokens && b < maxMaskedTokens) {
+          add(words[a]! + words[b]!, (1 << a) | (1 << b), MatchKind.joined)
+        }
       }
     }
-    for (const form of item.name.forms) add(form.text, form.mask)
+    for (const form of item.name.forms) add(form.text, form.mask, formMatchKind(form.text))
     const acronym = item.personal ? undefined : acronymOf(item.name)
-    if (acronym !== undefined) add(acronym.text, acronym.mask, acronymStrength)
+    if (acronym !== undefined) add(acronym.text, acronym.mask, MatchKind.abbreviation, acronymStrength)
     alternates.push(ids)
     alternateMasks.push(masks)
     alternateStrengths.push(strengths)
+    alternateKinds.push(kinds)
   }
 
   const nameCount = pending.length
@@ -351,6 +360,7 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     nameAlternates: nameAlternateCsr.values,
     nameAlternateMask: csr(alternateMasks).values,
     nameAlternateStrength: Float32Array.from(alternateStrengths.flat()),
+    nameAlternateKind: Uint8Array.from(alternateKinds.flat()),
     nameWeight,
     nameOrdered: Uint8Array.from(
       pending,

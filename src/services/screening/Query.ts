@@ -1,9 +1,18 @@
 import { MaxNameTokens } from "../../domain/Screening.ts"
+import { formMatchKind, MatchKind } from "./MatchKind.ts"
 import type { NameIndex } from "./NameIndex.ts"
 import { classWeight } from "./NameIndex.ts"
 import { normalize, TokenClass, TokenMark } from "./Normalize.ts"
 import { wadeGilesKeys } from "./Sinitic.ts"
-import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys, similarity } from "./TokenSimilarity.ts"
+import {
+  consonantSkeleton,
+  hasDigit,
+  type PhoneticKeys,
+  phoneticKeys,
+  phoneticSimilarity,
+  similarity,
+  spelledSimilarity
+} from "./TokenSimilarity.ts"
 
 /**
  * A query prepared against one index: its tokens and their weights, its slots (each token, and
@@ -17,6 +26,21 @@ export interface QuerySlot {
   readonly mask: number
   /** Dictionary id → similarity (0–1] of the entries this slot resembles. */
   readonly similar: Map<number, number>
+  /** Dictionary id → how the slot resembles it (`MatchKind`), for explanations. */
+  readonly kinds: Map<number, MatchKind>
+}
+
+/** The entries a text resembles, each with its similarity and how it was found. */
+interface Resemblance {
+  readonly similar: Map<number, number>
+  readonly kinds: Map<number, MatchKind>
+}
+
+/** Records a resemblance unless the entry is already known as at least as similar. */
+const offer = (found: Resemblance, id: number, value: number, kind: MatchKind) => {
+  if ((found.similar.get(id) ?? 0) >= value) return
+  found.similar.set(id, value)
+  found.kinds.set(id, kind)
 }
 
 /**
@@ -29,6 +53,7 @@ export interface SlotMatches {
   readonly head: Int32Array
   readonly slot: Int32Array
   readonly similarity: Float64Array
+  readonly kind: Uint8Array
   readonly next: Int32Array
 }
 
@@ -57,7 +82,7 @@ const minPhoneticLength = 4
  */
 const maxFuzzyLength = 40
 
-const weightOf = (index: NameIndex, token: string, cls: TokenClass, similar: Map<number, number>): number => {
+const weightOf = (index: NameIndex, token: string, cls: TokenClass, similar: ReadonlyMap<number, number>): number => {
   if (cls !== TokenClass.name) return classWeight[cls]
   const id = index.dictionary.get(token)
   if (id !== undefined && id < index.singleTokenCount) return index.tokenWeight[id]!
@@ -139,20 +164,26 @@ export const makePreparer = (index: NameIndex) => {
     head: new Int32Array(index.tokens.length),
     slot: new Int32Array(linkCapacity),
     similarity: new Float64Array(linkCapacity),
+    kind: new Uint8Array(linkCapacity),
     next: new Int32Array(linkCapacity)
   }
   let links = 0
 
-  const consider = (text: string, keys: PhoneticKeys, id: number, similar: Map<number, number>) => {
+  const consider = (text: string, keys: PhoneticKeys, id: number, found: Resemblance) => {
     if (seenIn[id] === seenEpoch) return
     seenIn[id] = seenEpoch
     if (index.tokenHasDigit[id] === 1) return
-    const score = similarity(text, index.tokens[id]!, keys, index.tokenKeys[id]!)
-    if (score > 0) similar.set(id, score)
+    const listed = index.tokens[id]!
+    const score = similarity(text, listed, keys, index.tokenKeys[id]!)
+    if (score <= 0) return
+    // The sound-alike rescue grants exactly `phoneticSimilarity` to words too far apart to spell alike.
+    const phonetic = score === phoneticSimilarity && spelledSimilarity(text, listed) < phoneticSimilarity
+    found.similar.set(id, score)
+    found.kinds.set(id, phonetic ? MatchKind.phonetic : MatchKind.typo)
   }
 
   /** Listed words the cut `text` begins, added to `similar`. */
-  const completions = (text: string, dotted: boolean, similar: Map<number, number>) => {
+  const completions = (text: string, dotted: boolean, found: Resemblance) => {
     const sorted = index.sortedTokens
     let low = 0
     let high = sorted.length
@@ -169,70 +200,72 @@ export const makePreparer = (index: NameIndex) => {
     for (let k = low; k < end; k++) {
       const id = sorted[k]!
       if (index.tokens[id]!.length < text.length + minCutLetters || index.tokenHasDigit[id] === 1) continue
-      if ((similar.get(id) ?? 0) < value) similar.set(id, value)
+      offer(found, id, value, MatchKind.abbreviation)
     }
   }
 
-  const abjadMatches = (text: string, similar: Map<number, number>) => {
+  const abjadMatches = (text: string, found: Resemblance) => {
     const skeleton = consonantSkeleton(text)
     if (skeleton === "") return
     const value = abjadSimilarity(skeleton)
-    for (const id of index.skeletons.get(skeleton) ?? []) {
-      if ((similar.get(id) ?? 0) < value) similar.set(id, value)
-    }
+    for (const id of index.skeletons.get(skeleton) ?? []) offer(found, id, value, MatchKind.transliteration)
   }
 
   /** Listed words spelling the same Chinese syllables in the other romanization ("tsetung" ↔ "zedong"). */
-  const wadeGilesMatches = (text: string, similar: Map<number, number>) => {
+  const wadeGilesMatches = (text: string, found: Resemblance) => {
     for (const key of wadeGilesKeys(text)) {
       for (const id of index.wadeGiles.get(key) ?? []) {
-        if ((similar.get(id) ?? 0) < romanizationSimilarity) similar.set(id, romanizationSimilarity)
+        offer(found, id, romanizationSimilarity, MatchKind.transliteration)
       }
     }
   }
 
-  const resemblingToken = (text: string, mark: number): Map<number, number> => {
+  const resemblingToken = (text: string, mark: number): Resemblance => {
     const folds = lookalikeFolded(text)
     if (folds.length > 0) {
-      const similar = resembling(text, true)
+      const found = resembling(text, true)
       for (const folded of folds) {
-        for (const [id, score] of resembling(folded, true)) {
-          if ((similar.get(id) ?? 0) < score * lookalikeDiscount) similar.set(id, score * lookalikeDiscount)
+        // A digit read as the letter it looks like is a slip of the same kind as a typo.
+        for (const [id, score] of resembling(folded, true).similar) {
+          offer(found, id, score * lookalikeDiscount, MatchKind.typo)
         }
       }
-      return similar
+      return found
     }
-    const similar = resembling(text, true)
-    if (hasDigit(text)) return similar
-    if ((mark & TokenMark.abjad) !== 0) abjadMatches(text, similar)
-    wadeGilesMatches(text, similar)
+    const found = resembling(text, true)
+    if (hasDigit(text)) return found
+    if ((mark & TokenMark.abjad) !== 0) abjadMatches(text, found)
+    wadeGilesMatches(text, found)
     const dotted = (mark & TokenMark.dotted) !== 0
-    if (dotted ? text.length >= 2 : text.length >= 4 && text.length <= maxBareCut) completions(text, dotted, similar)
-    return similar
+    if (dotted ? text.length >= 2 : text.length >= 4 && text.length <= maxBareCut) completions(text, dotted, found)
+    return found
   }
 
-  const resembling = (text: string, fuzzy: boolean): Map<number, number> => {
-    const similar = new Map<number, number>()
+  const resembling = (text: string, fuzzy: boolean, exactKind: MatchKind = MatchKind.exact): Resemblance => {
+    const found: Resemblance = { similar: new Map(), kinds: new Map() }
     const exact = index.dictionary.get(text)
-    if (exact !== undefined) similar.set(exact, 1)
-    if (!fuzzy || hasDigit(text) || text.length > maxFuzzyLength) return similar
+    if (exact !== undefined) {
+      found.similar.set(exact, 1)
+      found.kinds.set(exact, exactKind)
+    }
+    if (!fuzzy || hasDigit(text) || text.length > maxFuzzyLength) return found
     if (++seenEpoch === 0x7fffffff) {
       seenEpoch = 1
       seenIn.fill(0)
     }
     if (exact !== undefined && exact < index.singleTokenCount) seenIn[exact] = seenEpoch
     const keys = phoneticKeys(text)
-    for (const id of index.deletions.neighbours(text, neighbours)) consider(text, keys, id, similar)
+    for (const id of index.deletions.neighbours(text, neighbours)) consider(text, keys, id, found)
     if (text.length >= minPhoneticLength && keys.primary.length >= 2) {
-      for (const id of index.phonetic.get(keys.primary) ?? []) consider(text, keys, id, similar)
+      for (const id of index.phonetic.get(keys.primary) ?? []) consider(text, keys, id, found)
       if (keys.secondary !== keys.primary) {
-        for (const id of index.phonetic.get(keys.secondary) ?? []) consider(text, keys, id, similar)
+        for (const id of index.phonetic.get(keys.secondary) ?? []) consider(text, keys, id, found)
       }
     }
-    return similar
+    return found
   }
 
-  const link = (id: number, slot: number, score: number) => {
+  const link = (id: number, slot: number, score: number, kind: MatchKind) => {
     if (links === linkCapacity) return
     if (matches.stamp[id] !== matches.epoch) {
       matches.stamp[id] = matches.epoch
@@ -240,6 +273,7 @@ export const makePreparer = (index: NameIndex) => {
     }
     matches.slot[links] = slot
     matches.similarity[links] = score
+    matches.kind[links] = kind
     matches.next[links] = matches.head[id]!
     matches.head[id] = links++
   }
@@ -250,8 +284,8 @@ export const makePreparer = (index: NameIndex) => {
     const weights = new Float64Array(tokens.length)
     let totalWeight = 0
     for (let i = 0; i < tokens.length; i++) {
-      const similar = resemblingToken(tokens[i]!, marks[i]!)
-      slots.push({ text: tokens[i]!, mask: 1 << i, similar })
+      const { kinds, similar } = resemblingToken(tokens[i]!, marks[i]!)
+      slots.push({ text: tokens[i]!, mask: 1 << i, similar, kinds })
       const repeated = tokens.indexOf(tokens[i]!) < i
       weights[i] = weightOf(index, tokens[i]!, classes[i]!, similar) * (repeated ? repeatWeightShare : 1)
       totalWeight += weights[i]!
@@ -260,11 +294,13 @@ export const makePreparer = (index: NameIndex) => {
       // A repeated word joins nothing: "HAMAWANDI HAMAWANDI Kawa" must not pair as "hamawandi" + "hamawandikawa".
       if (tokens.indexOf(tokens[i - 1]!) < i - 1 || tokens.indexOf(tokens[i]!) < i) continue
       const joined = tokens[i - 1]! + tokens[i]!
-      const similar = resembling(joined, false)
-      wadeGilesMatches(joined, similar)
-      slots.push({ text: joined, mask: 3 << (i - 1), similar })
+      const found = resembling(joined, false, MatchKind.joined)
+      wadeGilesMatches(joined, found)
+      slots.push({ text: joined, mask: 3 << (i - 1), ...found })
     }
-    for (const form of forms) slots.push({ text: form.text, mask: form.mask, similar: resembling(form.text, false) })
+    for (const form of forms) {
+      slots.push({ text: form.text, mask: form.mask, ...resembling(form.text, false, formMatchKind(form.text)) })
+    }
 
     if (++matches.epoch === 0x7fffffff) {
       matches.epoch = 1
@@ -272,7 +308,7 @@ export const makePreparer = (index: NameIndex) => {
     }
     links = 0
     slots.forEach((slot, s) => {
-      for (const [id, score] of slot.similar) link(id, s, score)
+      for (const [id, score] of slot.similar) link(id, s, score, slot.kinds.get(id) ?? MatchKind.exact)
     })
     const initials = tokens.flatMap((token, i) => (token.length === 1 ? [i] : []))
     return { key, tokens, classes, weights, totalWeight, slots, initials, matches }

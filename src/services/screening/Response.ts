@@ -1,7 +1,13 @@
 import type { AffiliatesRuleStatus } from "../../domain/RegulatoryStatus.ts"
-import type { OwnershipTrace, ScreeningAffiliatesRule, ScreeningMatch } from "../../domain/Screening.ts"
+import type {
+  MatchExplanation,
+  OwnershipTrace,
+  ScreeningAffiliatesRule,
+  ScreeningMatch
+} from "../../domain/Screening.ts"
 import type { BulkAddress, BulkIdentifier } from "./BulkFile.ts"
 import type { ListEntry } from "./ListEntry.ts"
+import type { Alignment } from "./Scorer.ts"
 
 /** What a screening response says besides its matches, and how a list entry is reported. */
 
@@ -27,8 +33,14 @@ const identifier = (value: BulkIdentifier) => ({
   expiration_date: text(value.expiration_date)
 })
 
+/** The scorer's alignment as the API reports it. */
+export const toExplanation = (alignment: Alignment): typeof MatchExplanation.Type => ({
+  alignment: alignment.steps,
+  reordered: alignment.reordered
+})
+
 /** A list entry as a match; `score` is 0–100. */
-export const toMatch = (entry: ListEntry, alias: number, score: number): ScreeningMatch => {
+export const toMatch = (entry: ListEntry, alias: number, score: number, alignment?: Alignment): ScreeningMatch => {
   const record = entry.record
   const matched = entry.names[alias]!
   const vessel = {
@@ -66,7 +78,8 @@ export const toMatch = (entry: ListEntry, alias: number, score: number): Screeni
     license_policy: text(record.license_policy),
     vessel: Object.values(vessel).some((value) => value !== null) ? vessel : null,
     source_list_url: text(record.source_list_url),
-    source_information_url: text(record.source_information_url)
+    source_information_url: text(record.source_information_url),
+    ...(alignment === undefined ? {} : { explanation: toExplanation(alignment) })
   }
 }
 

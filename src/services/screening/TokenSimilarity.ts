@@ -80,10 +80,16 @@ export const similarity = (a: string, b: string, keysA: PhoneticKeys, keysB: Pho
   const budget = editBudget(longer)
   if (longer - shorter > budget + 1) return 0
   const edits = editDistance(a, b)
-  const onset = a.charCodeAt(0) === b.charCodeAt(0) ? 0 : differentOnsetCost
-  const spelled = edits <= budget ? 1 - 0.6 * edits / longer - onset : 0
+  const spelled = spelledSimilarity(a, b, edits)
   if (spelled >= phoneticSimilarity || edits > budget + 1 || shorter < 0.6 * longer) return spelled
   return soundAlike(keysA, keysB) ? phoneticSimilarity : spelled
+}
+
+/** The spelling part of `similarity`: what `a` and `b` score without the sound-alike rescue. */
+export const spelledSimilarity = (a: string, b: string, edits = editDistance(a, b)): number => {
+  const longer = Math.max(a.length, b.length)
+  const onset = a.charCodeAt(0) === b.charCodeAt(0) ? 0 : differentOnsetCost
+  return edits <= editBudget(longer) ? 1 - 0.6 * edits / longer - onset : 0
 }
 
 /**

@@ -407,5 +407,9 @@ const classByToken: ReadonlyMap<string, TokenClass> = new Map<string, TokenClass
  */
 const patronymicSuffix = /^[a-z]{3,}(?:ovich|evich|ievich|ovych|evych|ovna|evna|ievna|ivna|ogly|oglu|ogli|kyzy|qizi)$/
 
+/** What a canonical form stands for: digits, an abbreviated name word, or a legal form. */
+export const formKind = (canonical: string): "number" | "abbreviation" | "legal_form" =>
+  /[0-9]/.test(canonical) ? "number" : nameAbbreviations.has(canonical) ? "abbreviation" : "legal_form"
+
 export const classOf = (token: string): TokenClass =>
   classByToken.get(token) ?? (patronymicSuffix.test(token) ? TokenClass.patronymic : TokenClass.name)

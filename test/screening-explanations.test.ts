@@ -1,0 +1,118 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { BulkRecord } from "../src/services/screening/BulkFile.ts"
+import { toEntry } from "../src/services/screening/ListEntry.ts"
+import * as Matcher from "../src/services/screening/Matcher.ts"
+import * as NameIndex from "../src/services/screening/NameIndex.ts"
+import type { AlignedStep } from "../src/services/screening/Scorer.ts"
+
+/**
+ * Explanations (issue "screening decisions", item 4): the alignment each score rests on, step by
+ * step, with how every query word relates to the listed word it paired with.
+ */
+
+const record = (name: string, type: string | null, altNames: Array<string> = []): BulkRecord =>
+  ({
+    name,
+    type,
+    alt_names: altNames,
+    source: type === null
+      ? "Entity List (EL) - Bureau of Industry and Security"
+      : "Specially Designated Nationals (SDN) - Treasury Department"
+  }) as BulkRecord
+
+const entries = [
+  record("FEDERAL STATE ENTERPRISE YA M SVERDLOV PLANT", "Entity"),
+  record("Shenzhen Huawei Technologies", "Entity"),
+  record("Huawei Technologies (Bolivia) S.R.L.", null),
+  record("PEOPLE'S LIBERATION ARMY", "Entity"),
+  record("Open Joint Stock Company Gazprom Neft", "Entity"),
+  record("SECHIN, Igor Ivanovich", "Individual"),
+  record("MUHAMMAD, Yusuf", "Individual"),
+  record("JAMSHIDOV, Jamshid", "Individual"),
+  record("Hans FRIEDRICH", "Individual"),
+  record("Brigade 44", "Entity"),
+  record("MAO, Zedong", "Individual"),
+  record("Karimov Trading Company", "Entity")
+].map(toEntry)
+const matcher = Matcher.make(NameIndex.build(entries))
+
+/** The best hit's listed name, score and alignment steps as `query>listed:kind`. */
+const explained = (query: string) => {
+  const hit = matcher.search(query, { fuzzy: true })![0]!
+  const [alignment] = matcher.explain(query, [hit])
+  return {
+    name: entries[hit.entry]!.record.name,
+    score: hit.score,
+    reordered: alignment!.reordered,
+    steps: alignment!.steps.map((step: AlignedStep) => `${step.query ?? ""}>${step.listed ?? ""}:${step.kind}`),
+    raw: alignment!.steps
+  }
+}
+
+describe("match explanations", () => {
+  it("names the kind of every pair: typo, phonetic, transliteration, number, legal form", () => {
+    expect(explained("Igor Sechn").steps).toEqual(["igor>igor:exact", "sechn>sechin:typo", ">ivanovich:dropped"])
+    expect(explained("Dzhamshid Dzhamshidov").steps).toEqual([
+      "dzhamshid>jamshid:phonetic",
+      "dzhamshidov>jamshidov:phonetic"
+    ])
+    expect(explained("محمد يوسف").steps).toEqual(["mhmd>muhammad:transliteration", "ywsf>yusuf:transliteration"])
+    expect(explained("Mao Tse-tung").steps).toEqual(["mao>mao:exact", "tse tung>zedong:transliteration"])
+    expect(explained("Brigade Forty-Four").steps).toEqual(["brigade>brigade:exact", "forty four>44:number"])
+    expect(explained("OAO Gazprom Neft").steps).toEqual([
+      "oao>open joint stock company:legal_form",
+      "gazprom neft>gazprom neft:exact"
+    ])
+  })
+
+  it("names abbreviations, cut words, acronyms and joined words", () => {
+    expect(explained("Shen Huawei Tech").steps).toEqual([
+      "shen>shenzhen:abbreviation",
+      "huawei>huawei:exact",
+      "tech>technologies:abbreviation"
+    ])
+    expect(explained("PLA").steps).toEqual(["pla>peoples liberation army:abbreviation"])
+    expect(explained("Hua Wei Technologies Bolivia").steps).toEqual([
+      "hua wei>huawei:joined",
+      "technologies bolivia>technologies bolivia:exact",
+      ">srl:legal_form"
+    ])
+  })
+
+  it("shows titles and words on one side only, each with the little or full weight it carried", () => {
+    const titled = explained("Hajji Yusuf Muhammad")
+    expect(titled.steps).toEqual(["hajji>:title", "yusuf muhammad>muhammad yusuf:exact"])
+    expect(titled.raw[0]!.weight).toBeLessThan(0.1)
+    const added = explained("Karimov Trading Company Zagreb")
+    expect(added.steps).toEqual([
+      "karimov trading>karimov trading:exact",
+      "company>company:exact",
+      "zagreb>:added"
+    ])
+    expect(added.raw[2]!.weight).toBe(1)
+    expect(added.score).toBeLessThan(0.85)
+  })
+
+  it("reports the order penalty on a person's swapped names", () => {
+    const swapped = explained("Friedrich Hans")
+    expect(swapped.name).toBe("Hans FRIEDRICH")
+    expect(swapped.reordered).toBe(true)
+    expect(swapped.score).toBeCloseTo(0.8, 5)
+    expect(explained("Hans Friedrich").reordered).toBe(false)
+  })
+
+  it("comes from the scoring alignment: the steps' weights give the score", () => {
+    for (const query of ["Igor Sechn", "Shen Huawei Tech", "Karimov Trading Company Zagreb", "Dzhamshid Dzhamshidov"]) {
+      const { raw, score } = explained(query)
+      const paired = raw.filter((step) => step.query !== null && step.listed !== null)
+      const found = paired.reduce((sum, step) => sum + step.similarity * step.weight, 0)
+      const total = raw.reduce((sum, step) => sum + step.weight, 0)
+      // weights and similarities are rounded to two decimals in the explanation
+      expect(found / total, query).toBeCloseTo(score, 1)
+    }
+  })
+
+  it("explains nothing for no hits", () => {
+    expect(matcher.explain("Igor Sechin", [])).toEqual([])
+  })
+})
