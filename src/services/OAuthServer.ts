@@ -19,7 +19,8 @@ import { authenticateClient } from "./oauth/ClientAuthentication.ts"
 import { emptyDocument, Prefix, prune, revokeGrants } from "./oauth/Grants.ts"
 import { type OAuthFailure, oauthFailure } from "./oauth/OAuthFailure.ts"
 import { validateRegistration } from "./oauth/Registration.ts"
-import { makeSignIns, type SignInOutcome } from "./oauth/SignIns.ts"
+import { makeSignIns, type SignInForm, type SignInOutcome } from "./oauth/SignIns.ts"
+import { makeSignInThrottle } from "./oauth/SignInThrottle.ts"
 import { makeTokenGrants } from "./oauth/TokenGrants.ts"
 import { UserDirectory } from "./UserDirectory.ts"
 
@@ -42,9 +43,7 @@ export interface OAuthServerShape {
   readonly metadata: AuthorizationServerMetadata
   readonly register: (body: unknown) => Effect.Effect<ClientRegistrationResponse, OAuthFailure>
   readonly beginAuthorization: (query: URLSearchParams) => Effect.Effect<ConsentRequest, AuthorizationRefusal>
-  readonly completeAuthorization: (
-    form: { readonly handle: string; readonly email: string; readonly password: string; readonly approve: boolean }
-  ) => Effect.Effect<SignInOutcome<ConsentRequest>>
+  readonly completeAuthorization: (form: SignInForm) => Effect.Effect<SignInOutcome<ConsentRequest>>
   readonly token: (
     form: URLSearchParams,
     request: { readonly authorization: string | undefined; readonly userAgent: string | undefined }
@@ -58,9 +57,6 @@ export interface OAuthServerShape {
 }
 
 export class OAuthServer extends Context.Tag("app/OAuthServer")<OAuthServer, OAuthServerShape>() {}
-
-const maxClients = 10_000
-const unusedClientMillis = 24 * 60 * 60 * 1000
 
 /** A store failure as the client sees it (503), with the reason (a path, never a secret) in the log. */
 const unavailable = (error: StoreError) =>
@@ -79,7 +75,23 @@ export const make = Effect.gen(function*() {
   })
   const issuer = config.authUrl
   const resource = `${config.publicBaseUrl}/mcp`
-  const signIns = yield* makeSignIns(users)
+  const limits = config.oauthLimits
+  const maxClients = limits.maxClients
+  const unusedClientMillis = limits.unusedClientHours * 60 * 60 * 1000
+  const throttle = yield* makeSignInThrottle({
+    account: {
+      freeAttempts: limits.signInFreeAttempts,
+      firstDelayMillis: limits.signInFirstDelaySeconds * 1000,
+      maxDelayMillis: limits.signInMaxDelaySeconds * 1000
+    },
+    address: {
+      freeAttempts: limits.signInAddressFreeAttempts,
+      firstDelayMillis: limits.signInFirstDelaySeconds * 1000,
+      maxDelayMillis: limits.signInMaxDelaySeconds * 1000
+    },
+    windowMillis: limits.signInWindowSeconds * 1000
+  })
+  const signIns = yield* makeSignIns(users, throttle)
   const grants = makeTokenGrants({ store, signIns, unavailable })
   const metadata: AuthorizationServerMetadata = {
     issuer,

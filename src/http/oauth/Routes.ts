@@ -3,10 +3,12 @@ import { HttpLayerRouter, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Schema } from "effect"
 import type { BodyTooLarge, MalformedBody } from "../../domain/JsonBody.ts"
 import { AuthorizationServerMetadata, type OAuthErrorCode, OAuthPaths } from "../../domain/OAuth.ts"
+import { AppConfig } from "../../services/AppConfig.ts"
 import type { OAuthFailure } from "../../services/oauth/OAuthFailure.ts"
 import { OAuthServer } from "../../services/OAuthServer.ts"
 import { readJson, readText } from "../Body.ts"
 import { weakEtag } from "../middleware/Caching.ts"
+import { clientAddressOf } from "../middleware/RateLimit.ts"
 import { rawRoute, type RouteDescriptor } from "../RouteCatalog.ts"
 import { consentPage, errorPage } from "./ConsentPage.ts"
 
@@ -60,11 +62,12 @@ const oauthError = (failure: OAuthFailure) =>
     failure.status === 401 ? { "www-authenticate": "Basic realm=\"oauth\"" } : {}
   )
 
-const html = (body: string, status = 200) =>
+const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
   HttpServerResponse.text(body, {
     status,
     contentType: "text/html; charset=utf-8",
     headers: {
+      ...headers,
       ...noStore,
       "x-frame-options": "DENY",
       "content-security-policy":
@@ -130,6 +133,7 @@ const preflight = (methods: string) =>
 
 export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const server = yield* OAuthServer
+  const config = yield* AppConfig
   const metadataBody = new TextEncoder().encode(
     JSON.stringify(Schema.encodeSync(AuthorizationServerMetadata)(server.metadata))
   )
@@ -161,21 +165,31 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const authorizeDecision = (request: HttpServerRequest.HttpServerRequest) =>
     isForm(request)
       ? withForm(request, (form) =>
-        server.completeAuthorization({
-          handle: form.get("handle") ?? "",
-          email: form.get("email") ?? "",
-          password: form.get("password") ?? "",
-          approve: form.get("decision") === "allow"
-        }).pipe(Effect.map((outcome) => {
-          switch (outcome._tag) {
-            case "Redirect":
-              return redirect(outcome.location, 303)
-            case "Retry":
-              return html(consentPage(outcome.consent, authorizeAction, outcome.message))
-            case "Expired":
-              return html(errorPage("This sign-in request has expired or was already answered."), 400)
-          }
-        })))
+        clientAddressOf(request, config.trustProxy).pipe(
+          Effect.flatMap((address) =>
+            server.completeAuthorization({
+              handle: form.get("handle") ?? "",
+              email: form.get("email") ?? "",
+              password: form.get("password") ?? "",
+              approve: form.get("decision") === "allow",
+              address
+            })
+          ),
+          Effect.map((outcome) => {
+            switch (outcome._tag) {
+              case "Redirect":
+                return redirect(outcome.location, 303)
+              case "Retry":
+                return html(consentPage(outcome.consent, authorizeAction, outcome.message))
+              case "Throttled":
+                return html(consentPage(outcome.consent, authorizeAction, outcome.message), outcome.status, {
+                  "retry-after": String(outcome.retryAfterSeconds)
+                })
+              case "Expired":
+                return html(errorPage("This sign-in request has expired or was already answered."), 400)
+            }
+          })
+        ))
       : Effect.succeed(html(errorPage("The sign-in form was not submitted as a form."), 400))
 
   const token = (request: HttpServerRequest.HttpServerRequest) =>
