@@ -1,5 +1,5 @@
 import type { SqlClient } from "@effect/sql/SqlClient"
-import { Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schedule } from "effect"
 import { type Grant, type OAuthClient, OAuthDocument } from "../domain/Accounts.ts"
 import {
   type AuthorizationServerMetadata,
@@ -9,7 +9,7 @@ import {
   type TokenResponse
 } from "../domain/OAuth.ts"
 import type { Principal } from "../domain/Principal.ts"
-import type { StoreError } from "./accounts/DocumentStore.ts"
+import { StoreError } from "./accounts/DocumentStore.ts"
 import { parseSecret, randomId, secretMatches, sha256 } from "./accounts/Secrets.ts"
 import * as SqlDocument from "./accounts/SqlDocument.ts"
 import { AppConfig } from "./AppConfig.ts"
@@ -54,6 +54,12 @@ export interface OAuthServerShape {
   readonly listClients: Effect.Effect<ReadonlyArray<ClientSummary>>
   /** Revokes a client and every connection it holds; false when no such client exists. */
   readonly revokeClient: (clientId: string) => Effect.Effect<boolean, StoreError>
+  /**
+   * Deletes clients registered `OAUTH_UNUSED_CLIENT_HOURS` ago or earlier that never completed an
+   * authorization (no connection, none in progress), and forgets sign-in counts past their window.
+   * Safe on every instance at once: the deletion is decided again under the document's row lock.
+   */
+  readonly sweep: Effect.Effect<{ readonly clients: number; readonly signInSubjects: number }, StoreError>
 }
 
 export class OAuthServer extends Context.Tag("app/OAuthServer")<OAuthServer, OAuthServerShape>() {}
@@ -284,6 +290,24 @@ export const make = Effect.gen(function*() {
       }] as const
     })
 
+  const sweep: OAuthServerShape["sweep"] = Effect.gen(function*() {
+    const cutoff = (yield* Clock.currentTimeMillis) - unusedClientMillis
+    const unreadable = (what: string) => () => new StoreError({ reason: `cannot read ${what}` })
+    const inFlight = yield* Effect.mapError(signIns.clientsInFlight, unreadable("the pending sign-ins"))
+    const clients = yield* store.update((document) => {
+      const used = new Set(Object.values(document.grants).map((grant) => grant.clientId))
+      const unused = Object.values(document.clients).filter((client) =>
+        client.issuedAt <= cutoff && !used.has(client.clientId) && !inFlight.has(client.clientId)
+      )
+      if (unused.length === 0) return [0, document] as const
+      const gone = new Set(unused.map((client) => client.clientId))
+      const kept = Object.fromEntries(Object.entries(document.clients).filter(([id]) => !gone.has(id)))
+      return [unused.length, { ...document, clients: kept }] as const
+    })
+    const signInSubjects = yield* Effect.mapError(throttle.sweep, unreadable("the sign-in throttle"))
+    return { clients, signInSubjects }
+  })
+
   return {
     metadata,
     register,
@@ -293,13 +317,25 @@ export const make = Effect.gen(function*() {
     revoke,
     resolveAccessToken,
     listClients,
-    revokeClient
+    revokeClient,
+    sweep
   } satisfies OAuthServerShape
 })
 
-export const layer: Layer.Layer<OAuthServer, never, AppConfig | UserDirectory | SqlClient> = Layer.effect(
+/** How often each instance sweeps unused clients and old sign-in counts. */
+const sweepEvery = "1 hour"
+
+export const layer: Layer.Layer<OAuthServer, never, AppConfig | UserDirectory | SqlClient> = Layer.scoped(
   OAuthServer,
-  make
+  Effect.tap(make, (server) =>
+    server.sweep.pipe(
+      Effect.tap(({ clients }) =>
+        clients === 0 ? Effect.void : Effect.logInfo("deleted unused OAuth clients", { clients })
+      ),
+      Effect.catchAll((error) => Effect.logWarning("OAuth sweep failed", { reason: error.reason })),
+      Effect.repeat(Schedule.spaced(sweepEvery)),
+      Effect.forkScoped
+    ))
 )
 
 /** The OAuth part of the public deployment's Auth chain: `svc_oauth_` access tokens. */

@@ -114,25 +114,23 @@ describe("sign-in throttle", () => {
       }))
 
     /** The authorization server over the file's store, with three free attempts and a one-minute first wait. */
-    const server = OAuthServer.layer.pipe(
-      Layer.provideMerge(UserDirectory.layerEmbedded),
-      Layer.provide(AppConfig.layerWith({
-        publicBaseUrl: "https://ecds.example",
-        authUrl: "https://ecds.example",
-        oauthLimits: {
-          signInFreeAttempts: 3,
-          signInAddressFreeAttempts: 100,
-          signInFirstDelaySeconds: 60,
-          signInMaxDelaySeconds: 3600,
-          signInWindowSeconds: 900,
-          requestsPerMinute: 0,
-          registrationsPerHourPerAddress: 0,
-          registrationsPerHour: 0,
-          maxClients: 100,
-          unusedClientHours: 24
-        }
-      }))
-    )
+    const config = AppConfig.layerWith({
+      publicBaseUrl: "https://ecds.example",
+      authUrl: "https://ecds.example",
+      oauthLimits: {
+        signInFreeAttempts: 3,
+        signInAddressFreeAttempts: 100,
+        signInFirstDelaySeconds: 60,
+        signInMaxDelaySeconds: 3600,
+        signInWindowSeconds: 900,
+        requestsPerMinute: 0,
+        registrationsPerHourPerAddress: 0,
+        registrationsPerHour: 0,
+        maxClients: 100,
+        unusedClientHours: 24
+      }
+    })
+    const server = OAuthServer.layer.pipe(Layer.provideMerge(UserDirectory.layerEmbedded), Layer.provide(config))
 
     it.effect("refuses the right password during the lock and accepts it once the wait is over", () =>
       Effect.gen(function*() {
@@ -175,5 +173,59 @@ describe("sign-in throttle", () => {
         // the account starts afresh after a right password
         expect((yield* attempt("a-guess"))._tag).toBe("Retry")
       }).pipe(Effect.provide(server)))
+
+    it.effect("deletes clients that never completed an authorization, from two instances at once", () =>
+      Effect.gen(function*() {
+        const [one, two] = [yield* OAuthServer.make, yield* OAuthServer.make]
+        const users = yield* UserDirectory.makeEmbedded
+        yield* Effect.orDie(users.add({ email: "sweeper@example.com", password: "the-right-password-2", tier: "free" }))
+        const challenge = pkcePair()
+        const begin = (clientId: string) =>
+          one.beginAuthorization(
+            new URLSearchParams({
+              response_type: "code",
+              client_id: clientId,
+              redirect_uri: nativeClient.redirect_uris[0]!,
+              code_challenge: challenge.challenge,
+              code_challenge_method: "S256"
+            })
+          )
+        const unused = [yield* one.register(nativeClient), yield* two.register(nativeClient)]
+        const connected = yield* one.register(nativeClient)
+        const signingIn = yield* one.register(nativeClient)
+        const consent = yield* begin(connected.client_id)
+        const decided = yield* one.completeAuthorization({
+          handle: consent.handle,
+          email: "sweeper@example.com",
+          password: "the-right-password-2",
+          approve: true,
+          address: undefined
+        })
+        const code = decided._tag === "Redirect" ? new URL(decided.location).searchParams.get("code") : null
+        yield* two.token(
+          new URLSearchParams({
+            grant_type: "authorization_code",
+            code: code ?? "",
+            redirect_uri: nativeClient.redirect_uris[0]!,
+            code_verifier: challenge.verifier,
+            client_id: connected.client_id
+          }),
+          { authorization: undefined, userAgent: undefined }
+        )
+        yield* begin(signingIn.client_id)
+        const ids = (clients: ReadonlyArray<OAuthServer.ClientSummary>) =>
+          new Set(clients.map((summary) => summary.client.clientId))
+        // a day less a minute: nothing is old enough yet
+        yield* TestClock.setTime(Date.now() + 24 * 3600_000 - 60_000)
+        expect((yield* one.sweep).clients).toBe(0)
+        yield* TestClock.setTime(Date.now() + 24 * 3600_000 + 1000)
+        const swept = yield* Effect.all([one.sweep, two.sweep], { concurrency: 2 })
+        expect(swept[0].clients + swept[1].clients).toBe(2)
+        const left = ids(yield* two.listClients)
+        for (const client of unused) expect(left.has(client.client_id)).toBe(false)
+        expect(left.has(connected.client_id)).toBe(true)
+        expect(left.has(signingIn.client_id)).toBe(true)
+        expect((yield* one.sweep).clients).toBe(0)
+      }).pipe(Effect.provide(Layer.merge(UserDirectory.layerEmbedded, config))))
   })
 })

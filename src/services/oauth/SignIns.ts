@@ -197,7 +197,14 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
         return { code, reused: first.length === 0 }
       })
 
-    return { open, decide, takeCode }
+    /** Clients with a sign-in waiting or a code not yet expired: their registration is in use. */
+    const clientsInFlight = Effect.suspend(() =>
+      sql<{ clientId: string | null }>`
+        SELECT request->>'clientId' AS client_id FROM oauth_pending WHERE expires_at > ${Date.now()}
+        UNION SELECT request->>'clientId' AS client_id FROM oauth_codes WHERE expires_at > ${Date.now()}`
+    ).pipe(Effect.map((rows) => new Set(rows.flatMap((row) => row.clientId ?? []))))
+
+    return { open, decide, takeCode, clientsInFlight }
   })
 
 export type SignIns = Effect.Effect.Success<ReturnType<typeof makeSignIns>>
