@@ -294,7 +294,7 @@ const variables = Config.all({
   ),
   oauthSignInFirstDelaySeconds: integerIn("OAUTH_SIGNIN_FIRST_DELAY_SECONDS", 1, 3600, 1, "seconds from 1 to 3600"),
   oauthSignInMaxDelaySeconds: integerIn("OAUTH_SIGNIN_MAX_DELAY_SECONDS", 1, 86_400, 900, "seconds from 1 to 86400"),
-  oauthSignInWindowSeconds: integerIn("OAUTH_SIGNIN_WINDOW_SECONDS", 60, 86_400, 900, "seconds from 60 to 86400"),
+  oauthSignInWindowSeconds: integerIn("OAUTH_SIGNIN_WINDOW_SECONDS", 60, 86_400, 3600, "seconds from 60 to 86400"),
   oauthRateLimitPerMinute: integerIn(
     "OAUTH_RATE_LIMIT_PER_MINUTE",
     0,

@@ -43,7 +43,7 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): Partial<App
     signInAddressFreeAttempts: 30,
     signInFirstDelaySeconds: 1,
     signInMaxDelaySeconds: 900,
-    signInWindowSeconds: 900,
+    signInWindowSeconds: 3600,
     requestsPerMinute: 0,
     registrationsPerHourPerAddress: 0,
     registrationsPerHour: 0,
