@@ -1,8 +1,10 @@
 import { SqlClient } from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Effect, Layer, Option, TestClock } from "effect"
 import * as AppConfig from "../../src/services/AppConfig.ts"
-import { delayAfter, makeSignInThrottle } from "../../src/services/oauth/SignInThrottle.ts"
+import { makeSignIns } from "../../src/services/oauth/SignIns.ts"
+import { delayAfter, makeSignInThrottle, type SignInThrottle } from "../../src/services/oauth/SignInThrottle.ts"
 import * as OAuthServer from "../../src/services/OAuthServer.ts"
 import * as UserDirectory from "../../src/services/UserDirectory.ts"
 import { nativeClient, pkcePair } from "../support/OAuthDriver.ts"
@@ -111,6 +113,45 @@ describe("sign-in throttle", () => {
           expect(subject.toLowerCase()).not.toContain("victim")
           expect(subject).not.toContain("198.51")
         }
+      }))
+
+    it.effect("fails closed: a throttle that cannot be read checks no password and answers 503", () =>
+      Effect.gen(function*() {
+        let checked = 0
+        const users: UserDirectory.UserDirectoryShape = {
+          signIn: () =>
+            Effect.sync(() => {
+              checked++
+              return Option.some({ id: "usr_1", email: "owner@example.com", tier: "free" as const })
+            }),
+          find: () => Effect.succeedNone
+        }
+        const unreadable: SignInThrottle = {
+          admit: () => Effect.fail(new SqlError({ cause: new Error("connection refused"), message: "cannot connect" })),
+          succeeded: () => Effect.void,
+          sweep: Effect.succeed(0)
+        }
+        const signIns = yield* makeSignIns(users, unreadable)
+        const handle = yield* Effect.orDie(signIns.open({
+          clientId: "svc_client_x",
+          redirectUri: "https://app.example/cb",
+          state: undefined,
+          codeChallenge: pkcePair().challenge,
+          scopes: ["mcp"],
+          resource: "https://ecds.example/mcp"
+        }))
+        const outcome = yield* signIns.decide(
+          { handle, email: "owner@example.com", password: "right", approve: true, address: "192.0.2.7" },
+          { issuer: "https://ecds.example", consent: () => "the consent page" }
+        )
+        expect(outcome).toEqual({
+          _tag: "Throttled",
+          consent: "the consent page",
+          status: 503,
+          retryAfterSeconds: 30,
+          message: "Sign-in is unavailable for a moment. Try again shortly."
+        })
+        expect(checked).toBe(0)
       }))
 
     /** The authorization server over the file's store, with three free attempts and a one-minute first wait. */
