@@ -44,6 +44,8 @@ export interface AppConfigShape {
    */
   readonly upstreamDeadlineSeconds: number
   readonly trustProxy: boolean
+  /** Abuse limits of the OAuth authorization server (public deployment). */
+  readonly oauthLimits: OAuthLimitsConfig
   /** Enclave deployment: how service JWTs are verified (see `services/ServiceJwt.ts`). */
   readonly serviceJwt: ServiceJwtConfig
   /** A remote rendering backend; unset renders documents in process. */
@@ -69,6 +71,28 @@ export interface EnforcementCollectionConfig {
   readonly ddtcBaseUrl: string
   /** Least time between two requests of one collector. */
   readonly spacingMillis: number
+}
+
+export interface OAuthLimitsConfig {
+  /** Sign-in attempts per e-mail address (as typed) before each next one waits; 0 turns this off. */
+  readonly signInFreeAttempts: number
+  /** Sign-in attempts per client address before each next one waits; 0 turns this off. */
+  readonly signInAddressFreeAttempts: number
+  /** The first wait; it doubles with every further attempt up to `signInMaxDelaySeconds`. */
+  readonly signInFirstDelaySeconds: number
+  readonly signInMaxDelaySeconds: number
+  /** How long attempts are remembered after the last wait ends. */
+  readonly signInWindowSeconds: number
+  /** Requests per minute per client address on `/oauth/*`; 0 turns the limit off. */
+  readonly requestsPerMinute: number
+  /** Client registrations per hour per client address; 0 turns the limit off. */
+  readonly registrationsPerHourPerAddress: number
+  /** Client registrations per hour from all addresses together; 0 turns the limit off. */
+  readonly registrationsPerHour: number
+  /** Registered clients kept at most; registration answers 503 while full. */
+  readonly maxClients: number
+  /** A client that has not completed an authorization this long after registering is deleted. */
+  readonly unusedClientHours: number
 }
 
 export type DatabaseSsl = "disable" | "require" | "verify-full"
@@ -274,6 +298,40 @@ const variables = Config.all({
     Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
     Config.withDefault(false)
   ),
+  oauthSignInFreeAttempts: integerIn("OAUTH_SIGNIN_FREE_ATTEMPTS", 0, 1000, 10, "an integer from 0 (off) to 1000"),
+  oauthSignInAddressFreeAttempts: integerIn(
+    "OAUTH_SIGNIN_ADDRESS_FREE_ATTEMPTS",
+    0,
+    100_000,
+    30,
+    "an integer from 0 (off) to 100000"
+  ),
+  oauthSignInFirstDelaySeconds: integerIn("OAUTH_SIGNIN_FIRST_DELAY_SECONDS", 1, 3600, 1, "seconds from 1 to 3600"),
+  oauthSignInMaxDelaySeconds: integerIn("OAUTH_SIGNIN_MAX_DELAY_SECONDS", 1, 86_400, 900, "seconds from 1 to 86400"),
+  oauthSignInWindowSeconds: integerIn("OAUTH_SIGNIN_WINDOW_SECONDS", 60, 86_400, 3600, "seconds from 60 to 86400"),
+  oauthRateLimitPerMinute: integerIn(
+    "OAUTH_RATE_LIMIT_PER_MINUTE",
+    0,
+    1_000_000,
+    60,
+    "an integer >= 0 (0 turns the limit off)"
+  ),
+  oauthRegistrationsPerHourPerAddress: integerIn(
+    "OAUTH_REGISTRATIONS_PER_HOUR_PER_ADDRESS",
+    0,
+    1_000_000,
+    10,
+    "an integer >= 0 (0 turns the limit off)"
+  ),
+  oauthRegistrationsPerHour: integerIn(
+    "OAUTH_REGISTRATIONS_PER_HOUR",
+    0,
+    1_000_000,
+    200,
+    "an integer >= 0 (0 turns the limit off)"
+  ),
+  oauthMaxClients: integerIn("OAUTH_MAX_CLIENTS", 1, 1_000_000, 5000, "an integer from 1 to 1000000"),
+  oauthUnusedClientHours: integerIn("OAUTH_UNUSED_CLIENT_HOURS", 1, 8760, 24, "hours from 1 to 8760"),
   serviceJwtIssuer: optionalText("SERVICE_JWT_ISSUER"),
   serviceJwtAudience: optionalText("SERVICE_JWT_AUDIENCE"),
   serviceJwtJwksUrl: Config.option(absoluteUrl("SERVICE_JWT_JWKS_URL")),
@@ -384,6 +442,18 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     rateLimitPerMinute: v.rateLimitPerMinute,
     upstreamDeadlineSeconds: v.upstreamDeadlineSeconds,
     trustProxy: v.trustProxy,
+    oauthLimits: {
+      signInFreeAttempts: v.oauthSignInFreeAttempts,
+      signInAddressFreeAttempts: v.oauthSignInAddressFreeAttempts,
+      signInFirstDelaySeconds: v.oauthSignInFirstDelaySeconds,
+      signInMaxDelaySeconds: v.oauthSignInMaxDelaySeconds,
+      signInWindowSeconds: v.oauthSignInWindowSeconds,
+      requestsPerMinute: v.oauthRateLimitPerMinute,
+      registrationsPerHourPerAddress: v.oauthRegistrationsPerHourPerAddress,
+      registrationsPerHour: v.oauthRegistrationsPerHour,
+      maxClients: v.oauthMaxClients,
+      unusedClientHours: v.oauthUnusedClientHours
+    },
     serviceJwt: {
       issuer: v.serviceJwtIssuer,
       audience: Option.getOrElse(v.serviceJwtAudience, () => publicBaseUrl),

@@ -1,5 +1,5 @@
 import type { SqlClient } from "@effect/sql/SqlClient"
-import { Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schedule } from "effect"
 import { type Grant, type OAuthClient, OAuthDocument } from "../domain/Accounts.ts"
 import {
   type AuthorizationServerMetadata,
@@ -10,7 +10,7 @@ import {
 } from "../domain/OAuth.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { StoreUnavailable } from "../domain/Problem.ts"
-import type { StoreError } from "./accounts/DocumentStore.ts"
+import { StoreError } from "./accounts/DocumentStore.ts"
 import { parseSecret, randomId, secretMatches, sha256 } from "./accounts/Secrets.ts"
 import * as SqlDocument from "./accounts/SqlDocument.ts"
 import { AppConfig } from "./AppConfig.ts"
@@ -20,7 +20,8 @@ import { authenticateClient } from "./oauth/ClientAuthentication.ts"
 import { emptyDocument, Prefix, prune, revokeGrants } from "./oauth/Grants.ts"
 import { type OAuthFailure, oauthFailure } from "./oauth/OAuthFailure.ts"
 import { validateRegistration } from "./oauth/Registration.ts"
-import { makeSignIns, type SignInOutcome } from "./oauth/SignIns.ts"
+import { makeSignIns, type SignInForm, type SignInOutcome } from "./oauth/SignIns.ts"
+import { makeSignInThrottle } from "./oauth/SignInThrottle.ts"
 import { makeTokenGrants } from "./oauth/TokenGrants.ts"
 import { UserDirectory } from "./UserDirectory.ts"
 
@@ -43,9 +44,7 @@ export interface OAuthServerShape {
   readonly metadata: AuthorizationServerMetadata
   readonly register: (body: unknown) => Effect.Effect<ClientRegistrationResponse, OAuthFailure>
   readonly beginAuthorization: (query: URLSearchParams) => Effect.Effect<ConsentRequest, AuthorizationRefusal>
-  readonly completeAuthorization: (
-    form: { readonly handle: string; readonly email: string; readonly password: string; readonly approve: boolean }
-  ) => Effect.Effect<SignInOutcome<ConsentRequest>, StoreUnavailable>
+  readonly completeAuthorization: (form: SignInForm) => Effect.Effect<SignInOutcome<ConsentRequest>, StoreUnavailable>
   readonly token: (
     form: URLSearchParams,
     request: { readonly authorization: string | undefined; readonly userAgent: string | undefined }
@@ -59,12 +58,15 @@ export interface OAuthServerShape {
   readonly listClients: Effect.Effect<ReadonlyArray<ClientSummary>>
   /** Revokes a client and every connection it holds; false when no such client exists. */
   readonly revokeClient: (clientId: string) => Effect.Effect<boolean, StoreError>
+  /**
+   * Deletes clients registered `OAUTH_UNUSED_CLIENT_HOURS` ago or earlier that never completed an
+   * authorization (no connection, none in progress), and forgets sign-in counts past their window.
+   * Safe on every instance at once: the deletion is decided again under the document's row lock.
+   */
+  readonly sweep: Effect.Effect<{ readonly clients: number; readonly signInSubjects: number }, StoreError>
 }
 
 export class OAuthServer extends Context.Tag("app/OAuthServer")<OAuthServer, OAuthServerShape>() {}
-
-const maxClients = 10_000
-const unusedClientMillis = 24 * 60 * 60 * 1000
 
 /** A store failure as the client sees it (503), with the reason (a path, never a secret) in the log. */
 const unavailable = (error: StoreError) =>
@@ -94,7 +96,23 @@ export const make = Effect.gen(function*() {
   })
   const issuer = config.authUrl
   const resource = `${config.publicBaseUrl}/mcp`
-  const signIns = yield* makeSignIns(users)
+  const limits = config.oauthLimits
+  const maxClients = limits.maxClients
+  const unusedClientMillis = limits.unusedClientHours * 60 * 60 * 1000
+  const throttle = yield* makeSignInThrottle({
+    account: {
+      freeAttempts: limits.signInFreeAttempts,
+      firstDelayMillis: limits.signInFirstDelaySeconds * 1000,
+      maxDelayMillis: limits.signInMaxDelaySeconds * 1000
+    },
+    address: {
+      freeAttempts: limits.signInAddressFreeAttempts,
+      firstDelayMillis: limits.signInFirstDelaySeconds * 1000,
+      maxDelayMillis: limits.signInMaxDelaySeconds * 1000
+    },
+    windowMillis: limits.signInWindowSeconds * 1000
+  })
+  const signIns = yield* makeSignIns(users, throttle)
   const grants = makeTokenGrants({ store, signIns, unavailable })
   const metadata: AuthorizationServerMetadata = {
     issuer,
@@ -299,6 +317,24 @@ export const make = Effect.gen(function*() {
       }] as const
     })
 
+  const sweep: OAuthServerShape["sweep"] = Effect.gen(function*() {
+    const cutoff = (yield* Clock.currentTimeMillis) - unusedClientMillis
+    const unreadable = (what: string) => () => new StoreError({ reason: `cannot read ${what}` })
+    const inFlight = yield* Effect.mapError(signIns.clientsInFlight, unreadable("the pending sign-ins"))
+    const clients = yield* store.update((document) => {
+      const used = new Set(Object.values(document.grants).map((grant) => grant.clientId))
+      const unused = Object.values(document.clients).filter((client) =>
+        client.issuedAt <= cutoff && !used.has(client.clientId) && !inFlight.has(client.clientId)
+      )
+      if (unused.length === 0) return [0, document] as const
+      const gone = new Set(unused.map((client) => client.clientId))
+      const kept = Object.fromEntries(Object.entries(document.clients).filter(([id]) => !gone.has(id)))
+      return [unused.length, { ...document, clients: kept }] as const
+    })
+    const signInSubjects = yield* Effect.mapError(throttle.sweep, unreadable("the sign-in throttle"))
+    return { clients, signInSubjects }
+  })
+
   return {
     metadata,
     register,
@@ -308,13 +344,25 @@ export const make = Effect.gen(function*() {
     revoke,
     resolveAccessToken,
     listClients,
-    revokeClient
+    revokeClient,
+    sweep
   } satisfies OAuthServerShape
 })
 
-export const layer: Layer.Layer<OAuthServer, never, AppConfig | UserDirectory | SqlClient> = Layer.effect(
+/** How often each instance sweeps unused clients and old sign-in counts. */
+const sweepEvery = "1 hour"
+
+export const layer: Layer.Layer<OAuthServer, never, AppConfig | UserDirectory | SqlClient> = Layer.scoped(
   OAuthServer,
-  make
+  Effect.tap(make, (server) =>
+    server.sweep.pipe(
+      Effect.tap(({ clients }) =>
+        clients === 0 ? Effect.void : Effect.logInfo("deleted unused OAuth clients", { clients })
+      ),
+      Effect.catchAll((error) => Effect.logWarning("OAuth sweep failed", { reason: error.reason })),
+      Effect.repeat(Schedule.spaced(sweepEvery)),
+      Effect.forkScoped
+    ))
 )
 
 /** The OAuth part of the public deployment's Auth chain: `svc_oauth_` access tokens. */

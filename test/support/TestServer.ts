@@ -36,6 +36,20 @@ export const testConfig = (overrides: Partial<AppConfigShape> = {}): Partial<App
     spacingMillis: 0
   },
   cslBulkUrl: "http://127.0.0.1:9/consolidated.json",
+  // every test client comes from 127.0.0.1: OAuth request and registration budgets are off unless a
+  // test sets them (test/accounts/oauth-abuse.test.ts); the sign-in throttle keeps its defaults
+  oauthLimits: {
+    signInFreeAttempts: 10,
+    signInAddressFreeAttempts: 30,
+    signInFirstDelaySeconds: 1,
+    signInMaxDelaySeconds: 900,
+    signInWindowSeconds: 3600,
+    requestsPerMinute: 0,
+    registrationsPerHourPerAddress: 0,
+    registrationsPerHour: 0,
+    maxClients: 5000,
+    unusedClientHours: 24
+  },
   ...overrides
 })
 

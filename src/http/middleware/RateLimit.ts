@@ -1,4 +1,4 @@
-import type { HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
 import { hasUsableCredential, type Principal } from "../../domain/Principal.ts"
 import { RateLimited } from "../../domain/Problem.ts"
@@ -11,14 +11,20 @@ export class ClientAddress extends Context.Tag("app/http/ClientAddress")<ClientA
 const forwardedFor = (headers: Readonly<Record<string, string | undefined>>) =>
   headers["cf-connecting-ip"]?.trim() || headers["x-forwarded-for"]?.split(",")[0]?.trim() || undefined
 
-const clientKey = (info: RequestInfo, trustProxy: boolean) =>
+/**
+ * The client's address as the limits count it: the proxy's forwarded address when `TRUST_PROXY` is
+ * set, else the peer; undefined when neither is known.
+ */
+export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean) =>
   Effect.map(
     Effect.serviceOption(ClientAddress),
     (peer) =>
-      (trustProxy ? forwardedFor(info.request.headers) : undefined) ??
+      (trustProxy ? forwardedFor(request.headers) : undefined) ??
         Option.getOrUndefined(peer) ??
-        Option.getOrUndefined(info.request.remoteAddress)
+        Option.getOrUndefined(request.remoteAddress)
   )
+
+const clientKey = (info: RequestInfo, trustProxy: boolean) => clientAddressOf(info.request, trustProxy)
 
 const limitedPath = (path: string) =>
   path.startsWith("/api/") || path === "/skills" || path.startsWith("/skills/") || path === "/openapi.json"

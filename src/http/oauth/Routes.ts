@@ -3,10 +3,14 @@ import { HttpLayerRouter, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Schema } from "effect"
 import type { BodyTooLarge, MalformedBody } from "../../domain/JsonBody.ts"
 import { AuthorizationServerMetadata, type OAuthErrorCode, OAuthPaths } from "../../domain/OAuth.ts"
+import { AppConfig } from "../../services/AppConfig.ts"
 import type { OAuthFailure } from "../../services/oauth/OAuthFailure.ts"
+import { waitText } from "../../services/oauth/SignIns.ts"
+import { type OAuthLimited, OAuthLimits } from "../../services/OAuthLimits.ts"
 import { OAuthServer } from "../../services/OAuthServer.ts"
 import { readJson, readText } from "../Body.ts"
 import { weakEtag } from "../middleware/Caching.ts"
+import { clientAddressOf } from "../middleware/RateLimit.ts"
 import { rawRoute, type RouteDescriptor } from "../RouteCatalog.ts"
 import { consentPage, errorPage } from "./ConsentPage.ts"
 
@@ -64,11 +68,12 @@ const oauthError = (failure: OAuthFailure) =>
       : {}
   )
 
-const html = (body: string, status = 200) =>
+const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
   HttpServerResponse.text(body, {
     status,
     contentType: "text/html; charset=utf-8",
     headers: {
+      ...headers,
       ...noStore,
       "x-frame-options": "DENY",
       "content-security-policy":
@@ -141,6 +146,8 @@ const preflight = (methods: string) =>
 
 export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const server = yield* OAuthServer
+  const config = yield* AppConfig
+  const limits = yield* OAuthLimits
   const metadataBody = new TextEncoder().encode(
     JSON.stringify(Schema.encodeSync(AuthorizationServerMetadata)(server.metadata))
   )
@@ -176,24 +183,34 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const authorizeDecision = (request: HttpServerRequest.HttpServerRequest) =>
     isForm(request)
       ? withForm(request, (form) =>
-        server.completeAuthorization({
-          handle: form.get("handle") ?? "",
-          email: form.get("email") ?? "",
-          password: form.get("password") ?? "",
-          approve: form.get("decision") === "allow"
-        }).pipe(Effect.match({
-          onFailure: () => unavailablePage,
-          onSuccess: (outcome) => {
-            switch (outcome._tag) {
-              case "Redirect":
-                return redirect(outcome.location, 303)
-              case "Retry":
-                return html(consentPage(outcome.consent, authorizeAction, outcome.message))
-              case "Expired":
-                return html(errorPage("This sign-in request has expired or was already answered."), 400)
+        clientAddressOf(request, config.trustProxy).pipe(
+          Effect.flatMap((address) =>
+            server.completeAuthorization({
+              handle: form.get("handle") ?? "",
+              email: form.get("email") ?? "",
+              password: form.get("password") ?? "",
+              approve: form.get("decision") === "allow",
+              address
+            })
+          ),
+          Effect.match({
+            onFailure: () => unavailablePage,
+            onSuccess: (outcome) => {
+              switch (outcome._tag) {
+                case "Redirect":
+                  return redirect(outcome.location, 303)
+                case "Retry":
+                  return html(consentPage(outcome.consent, authorizeAction, outcome.message))
+                case "Throttled":
+                  return html(consentPage(outcome.consent, authorizeAction, outcome.message), outcome.status, {
+                    "retry-after": String(outcome.retryAfterSeconds)
+                  })
+                case "Expired":
+                  return html(errorPage("This sign-in request has expired or was already answered."), 400)
+              }
             }
-          }
-        })))
+          })
+        ))
       : Effect.succeed(html(errorPage("The sign-in form was not submitted as a form."), 400))
 
   const token = (request: HttpServerRequest.HttpServerRequest) =>
@@ -213,14 +230,52 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
         ))
       : Effect.succeed(formRequired)
 
+  // a client over its budget: RFC 6749-style JSON for the machine endpoints, a page for the browser
+  const limitedJson = (limited: OAuthLimited) =>
+    json(
+      {
+        error: "temporarily_unavailable",
+        error_description: `too many ${limited.what}; retry in ${limited.retryAfterSeconds} s`
+      },
+      429,
+      { "retry-after": String(limited.retryAfterSeconds) }
+    )
+  const limitedPage = (limited: OAuthLimited) =>
+    html(
+      errorPage(`Too many ${limited.what}. Wait ${waitText(limited.retryAfterSeconds)}, then start again.`),
+      429,
+      { "retry-after": String(limited.retryAfterSeconds) }
+    )
+  const requestsOnly = (address: string) => limits.request(address)
+  const registrations = (address: string) =>
+    Effect.flatMap(
+      limits.request(address),
+      (limited) => limited === undefined ? limits.registration(address) : Effect.succeed(limited)
+    )
+
+  /** The handler behind the budgets `count` spends for the client's address (unknown: not counted). */
+  const limitedBy = <R>(
+    count: (address: string) => Effect.Effect<OAuthLimited | undefined>,
+    answer: (limited: OAuthLimited) => HttpServerResponse.HttpServerResponse,
+    handler: (
+      request: HttpServerRequest.HttpServerRequest
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+  ) =>
+  (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.flatMap(clientAddressOf(request, config.trustProxy), (address) =>
+      address === undefined
+        ? handler(request)
+        : Effect.flatMap(count(address), (limited) =>
+          limited === undefined ? handler(request) : Effect.succeed(answer(limited))))
+
   return HttpLayerRouter.addAll([
     HttpLayerRouter.route("GET", OAuthPaths.metadata, metadata),
     HttpLayerRouter.route("OPTIONS", OAuthPaths.metadata, preflight("GET, OPTIONS")),
-    HttpLayerRouter.route("POST", OAuthPaths.register, register),
-    HttpLayerRouter.route("GET", OAuthPaths.authorize, authorizePage),
-    HttpLayerRouter.route("POST", OAuthPaths.authorize, authorizeDecision),
-    HttpLayerRouter.route("POST", OAuthPaths.token, token),
-    HttpLayerRouter.route("POST", OAuthPaths.revoke, revoke),
+    HttpLayerRouter.route("POST", OAuthPaths.register, limitedBy(registrations, limitedJson, register)),
+    HttpLayerRouter.route("GET", OAuthPaths.authorize, limitedBy(requestsOnly, limitedPage, authorizePage)),
+    HttpLayerRouter.route("POST", OAuthPaths.authorize, limitedBy(requestsOnly, limitedPage, authorizeDecision)),
+    HttpLayerRouter.route("POST", OAuthPaths.token, limitedBy(requestsOnly, limitedJson, token)),
+    HttpLayerRouter.route("POST", OAuthPaths.revoke, limitedBy(requestsOnly, limitedJson, revoke)),
     ...[OAuthPaths.register, OAuthPaths.token, OAuthPaths.revoke].map((path) =>
       HttpLayerRouter.route("OPTIONS", path, preflight("POST, OPTIONS"))
     )

@@ -5,11 +5,29 @@ import { issueSecret, randomId, secretMatches } from "../accounts/Secrets.ts"
 import type { UserDirectoryShape } from "../UserDirectory.ts"
 import { type AuthorizationRequest, redirectWith } from "./AuthorizationRequest.ts"
 import { Lifetime, Prefix } from "./Grants.ts"
+import type { SignInThrottle } from "./SignInThrottle.ts"
 
 export type SignInOutcome<C> =
   | { readonly _tag: "Redirect"; readonly location: string }
   | { readonly _tag: "Retry"; readonly consent: C; readonly message: string }
   | { readonly _tag: "Expired" }
+  /** No password was checked: the e-mail address or the client address is locked, or the throttle is unreadable. */
+  | {
+    readonly _tag: "Throttled"
+    readonly consent: C
+    readonly status: 429 | 503
+    readonly retryAfterSeconds: number
+    readonly message: string
+  }
+
+/** What the sign-in form carries, plus the client address the request came from (unknown → not counted). */
+export interface SignInForm {
+  readonly handle: string
+  readonly email: string
+  readonly password: string
+  readonly approve: boolean
+  readonly address: string | undefined
+}
 
 export interface IssuedCode {
   readonly request: AuthorizationRequest
@@ -18,6 +36,20 @@ export interface IssuedCode {
   /** The connection this code creates; known in advance so that a replayed code can end it. */
   readonly grantId: string
 }
+
+/** "45 seconds", "2 minutes": how long a throttled user waits, rounded up to what a person reads. */
+export const waitText = (seconds: number): string =>
+  seconds < 120 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${Math.ceil(seconds / 60)} minutes`
+
+const throttled = <C>(consent: C, status: 429 | 503, retryAfterSeconds: number): SignInOutcome<C> => ({
+  _tag: "Throttled",
+  consent,
+  status,
+  retryAfterSeconds,
+  message: status === 429
+    ? `Too many sign-in attempts. Wait ${waitText(retryAfterSeconds)}, then try again.`
+    : "Sign-in is unavailable for a moment. Try again shortly."
+})
 
 const maxEntries = 10_000
 const maxFailures = 5
@@ -45,7 +77,7 @@ const requestOf = (stored: typeof StoredRequest.Type): AuthorizationRequest => (
  * code at most once (the instance whose `DELETE … RETURNING` gets the row issues it), and a code is
  * marked used by the first presentation whichever instance sees it. Both tables are bounded.
  */
-export const makeSignIns = (users: UserDirectoryShape) =>
+export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle) =>
   Effect.map(SqlClient, (sql) => {
     const room = (table: "oauth_pending" | "oauth_codes") =>
       Effect.gen(function*() {
@@ -76,7 +108,7 @@ export const makeSignIns = (users: UserDirectoryShape) =>
       })
 
     const decide = <C>(
-      form: { readonly handle: string; readonly email: string; readonly password: string; readonly approve: boolean },
+      form: SignInForm,
       context: {
         readonly issuer: string
         readonly consent: (handle: string, request: AuthorizationRequest) => C | undefined
@@ -100,19 +132,34 @@ export const makeSignIns = (users: UserDirectoryShape) =>
           const taken = yield* forget
           return taken.length === 0 ? expired : back({ error: "access_denied", error_description: "the user declined" })
         }
+        const who = { email: form.email, address: form.address }
+        const admission = yield* throttle.admit(who).pipe(
+          Effect.catchTag("SqlError", () => Effect.succeed({ _tag: "Unavailable" as const }))
+        )
+        if (admission._tag !== "Admitted") {
+          return admission._tag === "Locked"
+            ? throttled(consent, 429, Math.ceil(admission.retryAfterMillis / 1000))
+            : throttled(consent, 503, 30)
+        }
         const account = yield* users.signIn(form.email, form.password).pipe(Effect.catchAll(() => Effect.succeedNone))
         if (Option.isNone(account)) {
           const [counted] = yield* sql<{ failures: number }>`
             UPDATE oauth_pending SET failures = failures + 1 WHERE handle = ${form.handle} RETURNING failures`
           if (counted === undefined) return expired
           if (counted.failures < maxFailures) {
-            return { _tag: "Retry" as const, consent, message: "The email address or password is not correct." }
+            const wait = Math.ceil(admission.waitAfterFailureMillis / 1000)
+            const message = wait === 0
+              ? "The email address or password is not correct."
+              : `The email address or password is not correct. Wait ${waitText(wait)} before trying again.`
+            return { _tag: "Retry" as const, consent, message }
           }
           yield* forget
           return back({ error: "access_denied", error_description: "too many failed sign-in attempts" })
         }
         // the sign-in is consumed exactly once, whichever instance (or double submit) gets here first
         if ((yield* forget).length === 0) return expired
+        // a count left behind only slows this account's next mistakes: not worth failing the sign-in for
+        yield* Effect.ignore(throttle.succeeded(who))
         if (!(yield* room("oauth_codes"))) {
           return back({ error: "temporarily_unavailable", error_description: "too many sign-ins in progress" })
         }
@@ -150,7 +197,14 @@ export const makeSignIns = (users: UserDirectoryShape) =>
         return { code, reused: first.length === 0 }
       })
 
-    return { open, decide, takeCode }
+    /** Clients with a sign-in waiting or a code not yet expired: their registration is in use. */
+    const clientsInFlight = Effect.suspend(() =>
+      sql<{ clientId: string | null }>`
+        SELECT request->>'clientId' AS client_id FROM oauth_pending WHERE expires_at > ${Date.now()}
+        UNION SELECT request->>'clientId' AS client_id FROM oauth_codes WHERE expires_at > ${Date.now()}`
+    ).pipe(Effect.map((rows) => new Set(rows.flatMap((row) => row.clientId ?? []))))
+
+    return { open, decide, takeCode, clientsInFlight }
   })
 
 export type SignIns = Effect.Effect.Success<ReturnType<typeof makeSignIns>>

@@ -98,6 +98,17 @@ export const store: MigrationArea = {
         used_at bigint
       )`,
       `CREATE INDEX oauth_codes_expiry ON oauth_codes (expires_at)`
+    ),
+    // sign-in attempts per subject (the SHA-256 of an e-mail address as typed, or a client address),
+    // shared by every instance: the count, the lock it earned and when the row may be forgotten
+    "16_oauth_sign_in_throttle": statements(
+      `CREATE TABLE oauth_sign_in_throttle (
+        subject text PRIMARY KEY,
+        attempts integer NOT NULL,
+        locked_until bigint NOT NULL,
+        expires_at bigint NOT NULL
+      )`,
+      `CREATE INDEX oauth_sign_in_throttle_expiry ON oauth_sign_in_throttle (expires_at)`
     )
   }
 }
