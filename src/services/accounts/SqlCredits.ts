@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql/SqlClient"
-import type { Duration } from "effect"
-import { Effect, Exit, Layer, Schedule } from "effect"
+import { Duration, Effect, Exit, Layer, Schedule } from "effect"
 import { randomBytes } from "node:crypto"
 import { StoreUnavailable } from "../../domain/Problem.ts"
+import { AppConfig } from "../AppConfig.ts"
 import { Credits, type CreditsShape, NoCredits } from "../Credits.ts"
 
 export interface SqlCreditsOptions {
@@ -17,6 +17,16 @@ export interface SqlCreditsOptions {
 }
 
 export const defaultOptions: SqlCreditsOptions = { holdMillis: 15 * 60 * 1000, sweepEvery: "1 minute" }
+
+/**
+ * The options for a hold age (`CREDIT_HOLD_SECONDS`): the sweep runs fifteen times per hold age,
+ * between once a second and once a minute, so an abandoned credit comes back within a fifteenth of
+ * the age after it expires without a short age turning into a busy loop.
+ */
+export const optionsFor = (holdSeconds: number): SqlCreditsOptions => ({
+  holdMillis: holdSeconds * 1000,
+  sweepEvery: Duration.millis(Math.min(60_000, Math.max(1_000, (holdSeconds * 1000) / 15)))
+})
 
 /**
  * The credit operations on the SQL store. Each is one statement (data-modifying CTEs) or one short
@@ -182,3 +192,8 @@ export const layer = (options: SqlCreditsOptions = defaultOptions): Layer.Layer<
       return fromLedger(ledger)
     })
   )
+
+/** Credits with the hold age the configuration names (`CREDIT_HOLD_SECONDS`). */
+export const layerFromConfig: Layer.Layer<Credits, never, SqlClient | AppConfig> = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => layer(optionsFor(config.creditHoldSeconds)))
+)
