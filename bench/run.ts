@@ -19,6 +19,7 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   screening: () => import("./screening.ts"),
   render: () => import("./render.ts"),
   "rate-limit": () => import("./rate-limit.ts"),
+  "oauth-guessing": () => import("./oauth-guessing.ts"),
   "document-links": () => import("./document-links.ts"),
   workspace: () => import("./workspace.ts")
 }
