@@ -56,7 +56,14 @@ export const run = async () => {
       "mcp-name": "get_eccn"
     }
     const restUrl = `${service.url}/api/eccn/${eccn}?format=json`
-    const rest = await (await fetch(restUrl, { headers: { authorization } })).text()
+    // a cold part 774 may outlast the interactive upstream deadline (503): wait until it is stored
+    let warm = await fetch(restUrl, { headers: { authorization } })
+    for (let attempt = 0; warm.status === 503 && attempt < 30; attempt++) {
+      await warm.arrayBuffer()
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      warm = await fetch(restUrl, { headers: { authorization } })
+    }
+    const rest = await warm.text()
     const answer = await (await fetch(`${service.url}/mcp`, { method: "POST", headers: mcpHeaders, body })).json()
     if (JSON.stringify(answer.result?.structuredContent) !== rest) {
       throw new Error(`tools/call get_eccn does not answer the REST JSON: ${JSON.stringify(answer).slice(0, 300)}`)

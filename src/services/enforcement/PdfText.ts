@@ -1,4 +1,31 @@
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs"
+import type * as PdfJsModule from "pdfjs-dist/legacy/build/pdf.mjs"
+
+type PdfJs = typeof PdfJsModule
+
+let pdfjs: Promise<PdfJs> | undefined
+
+/**
+ * pdf.js, loaded on the first PDF. Its legacy build installs core-js polyfills, and on a runtime
+ * without `JSON.rawJSON` (Node 20) one of them replaces the global `JSON.stringify` with a wrapper
+ * about 8x slower: every JSON answer of the process, REST and MCP, would pay for it. pdf.js does not
+ * need the replacement, so the native functions are put back once its modules have loaded.
+ */
+const loadPdfJs = (): Promise<PdfJs> =>
+  pdfjs ??= (async () => {
+    const { parse, stringify } = JSON
+    try {
+      // the worker module too (pdf.js would import it on the first document): it registers itself
+      // as `globalThis.pdfjsWorker` and carries the same polyfills
+      const [module] = await Promise.all([
+        import("pdfjs-dist/legacy/build/pdf.mjs"),
+        import("pdfjs-dist/legacy/build/pdf.worker.mjs")
+      ])
+      return module
+    } finally {
+      JSON.parse = parse
+      JSON.stringify = stringify
+    }
+  })()
 
 /** The text of a PDF as markdown, and how many pages it has. */
 export interface ExtractedText {
@@ -86,6 +113,7 @@ const pageMarkdown = (lines: ReadonlyArray<Line>, bodySize: number): string => {
 
 /** Extracts the text of a PDF page by page; throws when the bytes are not a readable PDF. */
 export const extractMarkdown = async (bytes: Uint8Array): Promise<ExtractedText> => {
+  const { getDocument } = await loadPdfJs()
   const task = getDocument({
     // pdf.js takes ownership of the buffer it is given
     data: new Uint8Array(bytes),
