@@ -2,8 +2,9 @@ import type { PartDef, SectionDef } from "../domain/documents/Contract.ts"
 import type { FieldMeta } from "../domain/documents/Fields.ts"
 import type { Content } from "./Content.ts"
 import type { Picture } from "./graphics/Graphics.ts"
-import { type Cell, drawTable, type TableDensity } from "./pdf/Table.ts"
-import { Colors, Page, Type } from "./pdf/Theme.ts"
+import { drawStacked, stackedHeight } from "./pdf/Stacked.ts"
+import { type Cell, drawTable, fitsAcross, type TableDensity, tableHeight } from "./pdf/Table.ts"
+import { Colors, Type } from "./pdf/Theme.ts"
 import type { Writer } from "./pdf/Writer.ts"
 
 const isFact = (field: FieldMeta) => field.kind === "text" || field.kind === "date" || field.kind === "choice"
@@ -23,8 +24,19 @@ export const drawFacts = (
   keys: ReadonlyArray<string>,
   options: { readonly pairs?: boolean; readonly density?: TableDensity } = {}
 ): void => {
+  const grid = factsGrid(content, keys, options)
+  if (grid) drawTable(w, grid.columns, grid.rows, grid.options)
+}
+
+/** The facts grid's columns, rows and table options (undefined when none of the keys has a value). */
+const factsGrid = (
+  content: Content,
+  keys: ReadonlyArray<string>,
+  options: { readonly pairs?: boolean; readonly density?: TableDensity } = {}
+) => {
   const present = keys.filter((key) => content.has(key))
-  if (present.length === 0) return
+  if (present.length === 0) return undefined
+  const tableOptions = { header: false, ...(options.density ? { density: options.density } : {}) }
   const label = (key: string): Cell => ({
     kind: "text",
     text: content.contract.fieldsByKey.get(key)!.label,
@@ -42,14 +54,10 @@ export const drawFacts = (
       label: "",
       width: 1.45
     }]
-    drawTable(w, columns, rows, { header: false, ...(options.density ? { density: options.density } : {}) })
-  } else {
-    const rows = present.map((key) => [label(key), valueCell(content, key)])
-    drawTable(w, [{ label: "", width: 1 }, { label: "", width: 2.4 }], rows, {
-      header: false,
-      ...(options.density ? { density: options.density } : {})
-    })
+    return { columns, rows, options: tableOptions }
   }
+  const rows = present.map((key) => [label(key), valueCell(content, key)])
+  return { columns: [{ label: "", width: 1 }, { label: "", width: 2.4 }], rows, options: tableOptions }
 }
 
 const text = (value: string): Cell => ({ kind: "text", text: value })
@@ -75,12 +83,51 @@ export const dataTable = (content: Content, field: FieldMeta) => {
   }
 }
 
-/** A table field: caption, then the rows with enumerated cells as badges. */
+/**
+ * A table field: caption, then the rows with enumerated cells as badges. A report's table whose
+ * identifiers cannot stand side by side is stacked, one record after another; a one-page
+ * document (`density` given) keeps the table and sets it denser instead.
+ */
 export const drawDataTable = (w: Writer, content: Content, field: FieldMeta, density?: TableDensity): void => {
   const { columns, rows } = dataTable(content, field)
   if (rows.length === 0) return
-  w.caption(field.label)
-  drawTable(w, columns, rows, { caption: field.label, ...(density ? { density } : {}) })
+  if (density === undefined && !fitsAcross(w, columns, rows)) {
+    w.caption(field.label, stackedHeight(w, columns, rows.slice(0, 1)))
+    drawStacked(w, columns, rows)
+    return
+  }
+  const options = { caption: field.label, ...(density ? { density } : {}) }
+  w.caption(field.label, tableHeight(w, columns, rows.slice(0, 1), options))
+  drawTable(w, columns, rows, options)
+}
+
+/**
+ * The first block `drawFields` draws for these fields, in points: what a heading above it must
+ * keep on its page (the block's first rows for a table or facts grid, a prose caption's minimum).
+ */
+export const leadHeight = (w: Writer, content: Content, fields: ReadonlyArray<FieldMeta>): number => {
+  const keys = new Set(fields.map((field) => field.key))
+  const facts: Array<string> = []
+  for (const field of fields) {
+    if (signatoryPrefix(field, keys) !== undefined) break
+    if (isFact(field)) {
+      facts.push(field.key)
+      continue
+    }
+    if (facts.some((key) => content.has(key))) break
+    if (field.kind === "table") {
+      const { columns, rows } = dataTable(content, field)
+      if (rows.length === 0) continue
+      return w.captionHeight + (fitsAcross(w, columns, rows)
+        ? tableHeight(w, columns, rows.slice(0, 1), { caption: field.label })
+        : stackedHeight(w, columns, rows.slice(0, 1)))
+    }
+    if (content.has(field.key)) return 64
+  }
+  const grid = factsGrid(content, facts)
+  if (grid) return tableHeight(w, grid.columns, grid.rows.slice(0, 2), grid.options)
+  const first = fields.find((field) => signatoryPrefix(field, keys) !== undefined)
+  return first === undefined ? 0 : signatoryHeight(w, content, signatoryPrefix(first, keys)!)
 }
 
 export const signOffHeight = 50
@@ -132,16 +179,19 @@ const signatoryPrefix = (field: FieldMeta, keys: ReadonlySet<string>): string | 
  * The role as a caption, the signatory's statement, then signature and date lines with name,
  * title and date under them; kept on one page unless the statement alone is longer than a page.
  */
-const drawSignatory = (w: Writer, content: Content, field: FieldMeta, prefix: string) => {
+const signatoryHeight = (w: Writer, content: Content, prefix: string) => {
   const statement = content.text(`${prefix}_STATEMENT`)
   w.font("serif", Type.body)
   const statementHeight = statement === undefined
     ? 0
     : w.heightOf(statement, "serif", { width: w.width, lineGap: Type.bodyGap }) + 8
-  const height = Type.label + 6 + statementHeight + signOffHeight
-  if (height < w.bottom - Page.top) w.ensure(height)
+  return Type.label + 6 + statementHeight + signOffHeight
+}
+
+const drawSignatory = (w: Writer, content: Content, field: FieldMeta, prefix: string) => {
+  w.keep(signatoryHeight(w, content, prefix))
   w.caption(field.label)
-  if (statement !== undefined) w.blocks(content.blocks(`${prefix}_STATEMENT`))
+  if (content.has(`${prefix}_STATEMENT`)) w.blocks(content.blocks(`${prefix}_STATEMENT`))
   drawSignOff(w, {
     name: content.text(field.key) ?? "",
     title: content.text(`${prefix}_TITLE`),
@@ -205,16 +255,26 @@ const drawSectionBody = (
   number: number,
   graphic: Picture | undefined
 ): void => {
-  w.heading(1, `${number}. ${section.title}`)
   const provided = section.parts.some((part) => Object.keys(part.fields).some((key) => content.has(key)))
+  const first = section.parts[0]
+  const next = !provided
+    ? 40
+    : graphic
+    ? graphic.height + 10
+    : first === undefined
+    ? 0
+    : first.title
+    ? w.headingNeed(2, `${number}.1 ${first.title}`, leadHeight(w, content, fieldsOf(content, first)))
+    : leadHeight(w, content, fieldsOf(content, first))
+  w.heading(1, `${number}. ${section.title}`, next)
   if (!provided) {
     w.callout("No information was provided for this section.")
     return
   }
   if (graphic) w.image(graphic)
   section.parts.forEach((part, index) => {
-    if (part.title) w.heading(2, `${number}.${index + 1} ${part.title}`)
     const fields = fieldsOf(content, part)
+    if (part.title) w.heading(2, `${number}.${index + 1} ${part.title}`, leadHeight(w, content, fields))
     if (part.gate && content.text(part.gate.key) !== part.gate.equals) {
       drawFacts(w, content, [part.gate.key])
       w.callout(part.gate.otherwise)

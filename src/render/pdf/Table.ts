@@ -114,6 +114,38 @@ interface TableOptions {
   readonly density?: TableDensity
 }
 
+/** Text in scripts that wrap between any two characters (CJK, Thai): a long run of it is no identifier. */
+const breaksAnywhere = /[\u0E00-\u0E7F\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]/
+
+/**
+ * Whether every column can be as wide as its widest header word and its widest unbreakable word
+ * (identifiers) side by side at the table's type size: if not, a wide table is stacked instead.
+ */
+export const fitsAcross = (
+  w: Writer,
+  columns: ReadonlyArray<TableColumn>,
+  rows: ReadonlyArray<ReadonlyArray<Cell>>,
+  available: number = w.width,
+  size: number = Type.table
+): boolean => {
+  const needed = columns.reduce((sum, column, i) => {
+    w.font("sansSemiBold", Type.label)
+    const header = Math.max(
+      0,
+      ...column.label.toUpperCase().split(/\s+/).map((word) => w.widthOf(word, "sansSemiBold") + 0.3 * word.length)
+    )
+    const cells = rows.map((row) => {
+      const cell = row[i]
+      if (cell === undefined) return 0
+      if (cell.kind === "badge") return widestWord(w, cell, size)
+      const words = cell.text.split(/\s+/).filter((word) => !breaksAnywhere.test(word))
+      return widestWord(w, { kind: "text", text: words.join(" "), ...(cell.bold ? { bold: true } : {}) }, size)
+    })
+    return sum + Math.max(header, ...cells) + 2 * padX + 1
+  }, 0)
+  return needed <= available
+}
+
 /** Column positions and the height of the header and of every row, before anything is drawn. */
 const layoutTable = (
   w: Writer,

@@ -177,10 +177,26 @@ export class Writer {
     if (this.doc.y + points <= this.bottom) this.doc.y += points
   }
 
-  /** A numbered heading kept with the lines that follow; it becomes a bookmark and a contents entry. */
-  heading(level: 1 | 2, title: string): void {
+  /** The room a heading asks for: its lines and the space around them, and the first `next` points after it. */
+  headingNeed(level: 1 | 2, title: string, next = 0): number {
+    this.font("sansSemiBold", level === 1 ? Type.h1 : Type.h2)
+    const own = this.heightOf(title, "sansSemiBold", { width: this.width }) + (level === 1 ? 22 : 4)
+    return Math.max(level === 1 ? 110 : 80, own + next)
+  }
+
+  /** Starts a new page unless `height` fits below the cursor, when it fits on a page at all. */
+  keep(height: number): void {
+    if (height <= this.bottom - Page.top) this.ensure(height)
+  }
+
+  /**
+   * A numbered heading kept with the first `next` points of what follows it (never alone at the
+   * foot of a page); it becomes a bookmark and a contents entry.
+   */
+  heading(level: 1 | 2, title: string, next = 0): void {
     const size = level === 1 ? Type.h1 : Type.h2
     this.ensure(level === 1 ? 110 : 80)
+    this.keep(this.headingNeed(level, title, next))
     if (level === 1 && this.doc.y > Page.top + 1) this.doc.y += 10
     const destination = `section-${++this.destinations}`
     this.doc.addNamedDestination(destination, "XYZ", 0, Page.height - this.doc.y + 12, null)
@@ -200,9 +216,15 @@ export class Writer {
     this.toc.push({ level, title, destination, page: this.pageIndex })
   }
 
-  /** A small upper-case caption above a block (the label of a prose or table field). */
-  caption(text: string): void {
+  /** Height of a caption line and the space under it. */
+  get captionHeight(): number {
+    return Type.label * 1.3 + 3
+  }
+
+  /** A small upper-case caption above a block (the label of a prose or table field), kept with its first `next` points. */
+  caption(text: string, next = 0): void {
     this.ensure(64)
+    this.keep(this.captionHeight + next)
     this.tags.content("P", () => {
       this.font("sansSemiBold", Type.label, Colors.muted)
       this.doc.text(text.toUpperCase(), this.left, this.doc.y, { width: this.width, characterSpacing: 0.5 })
