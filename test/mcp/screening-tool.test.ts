@@ -109,7 +109,9 @@ describe("MCP search_csl", () => {
     expect(karimoff.result.structuredContent.parties[0].matches[0].why).toMatch(/^rustam, karimoff/)
     const { result } = await callTool(server, "search_csl", { name: "Chengdu Huawei", sources: "EL", size: 2 })
     const party = result.structuredContent.parties[0]
-    expect(party.matches.map((match: { name: string }) => match.name)).toEqual(["Chengdu Huawei Technologies Co., Ltd."])
+    expect(party.matches.map((match: { name: string }) => match.name)).toEqual([
+      "Chengdu Huawei Technologies Co., Ltd."
+    ])
     // "Huawei" is common in this small list: the family is every name with "chengdu", none besides the match
     expect(party).not.toHaveProperty("name_contained")
     const family = (await callTool(server, "search_csl", { name: "Shanghai Huawei", sources: "EL", size: 2 })).result
