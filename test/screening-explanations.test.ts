@@ -4,6 +4,7 @@ import { toEntry } from "../src/services/screening/ListEntry.ts"
 import * as Matcher from "../src/services/screening/Matcher.ts"
 import * as NameIndex from "../src/services/screening/NameIndex.ts"
 import type { AlignedStep } from "../src/services/screening/Scorer.ts"
+import { spelledWithoutVowels, transliterationKey } from "../src/services/screening/TokenSimilarity.ts"
 
 /**
  * Explanations (issue "screening decisions", item 4): the alignment each score rests on, step by
@@ -32,7 +33,11 @@ const entries = [
   record("Hans FRIEDRICH", "Individual"),
   record("Brigade 44", "Entity"),
   record("MAO, Zedong", "Individual"),
-  record("Karimov Trading Company", "Entity")
+  record("Karimov Trading Company", "Entity"),
+  record("Chengdu Huawei High-Tech Investment Co., Ltd.", null),
+  record("MOHAMMADI, Mohammad Reza", "Individual"),
+  record("SHAQIRI, Shaqir", "Individual"),
+  record("Wuxi Hyatech Co., Ltd.", null)
 ].map(toEntry)
 const matcher = Matcher.make(NameIndex.build(entries))
 
@@ -114,5 +119,41 @@ describe("match explanations", () => {
 
   it("explains nothing for no hits", () => {
     expect(matcher.explain("Igor Sechin", [])).toEqual([])
+  })
+})
+
+describe("Latin names written in other scripts", () => {
+  it("folds a Cyrillic or Greek spelling back to the listed Latin word", () => {
+    expect(transliterationKey("khuavei")).toBe(transliterationKey("huawei"))
+    expect(transliterationKey("pdzhsk")).toBe(transliterationKey("pjsc"))
+    expect(transliterationKey("ko")).toBe(transliterationKey("co"))
+    expect(transliterationKey("schagosev", true)).toBe(transliterationKey("shkhagoshev"))
+    expect(transliterationKey("chengdu")).not.toBe(transliterationKey("hengdu"))
+  })
+
+  it("reads an abjad word's W and Y as the listed long vowels", () => {
+    expect(spelledWithoutVowels("mwhmdy", "mohammadi")).toBe(true)
+    expect(spelledWithoutVowels("mwhmdy", "mohammad")).toBe(false)
+    expect(spelledWithoutVowels("ly", "ali")).toBe(true)
+    // a join's extra consonant is not a vowel
+    expect(spelledWithoutVowels("kml", "kamalali")).toBe(false)
+  })
+
+  it("matches companies spelled in Cyrillic and persons in Arabic and Greek letters, in order", () => {
+    const company = explained("Ченгду Хуавеи Хигх-Теч Инвестмент Ко., Лтд.")
+    expect(company.name).toBe("Chengdu Huawei High-Tech Investment Co., Ltd.")
+    expect(company.score).toBeGreaterThanOrEqual(0.85)
+    expect(company.steps).toContain("khuavei>huawei:transliteration")
+    expect(company.steps).toContain("ko>co:transliteration")
+    expect(explained("Вукси Хятеч Ко., Лтд.").score).toBeGreaterThanOrEqual(0.85)
+    const arabic = explained("موحمدي موحمد رزا")
+    expect(arabic.name).toBe("MOHAMMADI, Mohammad Reza")
+    expect(arabic.reordered).toBe(false)
+    expect(arabic.steps.slice(0, 2)).toEqual([
+      "mwhmdy>mohammadi:transliteration",
+      "mwhmd>mohammad:transliteration"
+    ])
+    expect(arabic.score).toBeGreaterThanOrEqual(0.85)
+    expect(explained("ΣΑΚΙΡΙ ΣΑΚΙΡ").score).toBeGreaterThanOrEqual(0.85)
   })
 })

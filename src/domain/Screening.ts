@@ -239,8 +239,29 @@ export const ScreeningAffiliatesRule = Schema.Struct({
   ...AffiliatesRuleStatus.fields,
   owned_entities: Schema.String.annotations({
     description: "What the current state means for entities owned by listed parties"
+  }),
+  name_contained: Schema.String.annotations({
+    description: "What an entry in the name_contained group (a listed corporate family member) means"
   })
 }).annotations({ identifier: "ScreeningAffiliatesRule" })
+
+/**
+ * The query's corporate family: listed entries whose names contain every identifying word of the
+ * query ("Huawei" → "Huawei Technologies (Bolivia) S.R.L."), whatever they scored, apart from the
+ * matches. Paged by the request's `size` and `offset`, ranked by score.
+ */
+export const NameContainedGroup = Schema.Struct({
+  match_type: Schema.Literal("name_contained"),
+  words: Schema.Array(Schema.String).annotations({
+    description:
+      "The query words (normalized) every entry's name contains; titles, legal forms and very common words are not required"
+  }),
+  total: Schema.Int.annotations({ description: "Entries in the group (all pages), those in matches not counted" }),
+  too_broad: Schema.Boolean.annotations({
+    description: "More than 2,000 listed names contain the words: not listed (total counts them all); narrow the query"
+  }),
+  matches: Schema.Array(ScreeningMatch)
+}).annotations({ identifier: "ScreeningNameContained" })
 
 export const OwnershipTrace = Schema.Struct({
   performed: Schema.Literal(false),
@@ -257,6 +278,10 @@ export const ScreeningResponse = Schema.Struct({
   lists: Schema.Array(ScreenedList).annotations({ description: "The lists searched" }),
   dataset: ScreeningDataset,
   matches: Schema.Array(ScreeningMatch),
+  name_contained: Schema.optional(NameContainedGroup).annotations({
+    description: "Listed names containing the query (corporate family), apart from matches; absent when the " +
+      "query has no identifying word"
+  }),
   affiliates_rule: ScreeningAffiliatesRule,
   ownership_trace: OwnershipTrace,
   disclaimer: Schema.String

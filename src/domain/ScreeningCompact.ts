@@ -92,12 +92,26 @@ export const CompactMatch = Schema.Struct({
 }).annotations({ identifier: "CompactScreeningMatch" })
 export type CompactMatch = typeof CompactMatch.Type
 
+/** A corporate family member: who and where, for the analyst to decide whether to look closer. */
+export const CompactFamilyMember = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  score: Schema.Number,
+  list: Schema.String
+}).annotations({ identifier: "CompactFamilyMember" })
+
 export const CompactScreenedParty = Schema.Struct({
   name: Schema.String,
   result: Schema.Literal("potential_match", "no_match"),
   total: Schema.Int.annotations({ description: "Entries at or above min_score" }),
   matches: Schema.Array(CompactMatch),
-  next_offset: Schema.optional(Schema.Int)
+  next_offset: Schema.optional(Schema.Int),
+  name_contained: Schema.optional(Schema.Struct({
+    total: Schema.Int,
+    matches: Schema.Array(CompactFamilyMember)
+  })).annotations({
+    description: "Other listed names containing this name (corporate family), not matches; see affiliates_rule"
+  })
 }).annotations({ identifier: "CompactScreenedParty" })
 
 /** The compact answer: per name its matches, and what holds for every name said once. */

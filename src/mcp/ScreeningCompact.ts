@@ -113,7 +113,9 @@ const affiliatesLine = (response: ScreeningResponse) => {
     ? `In force (as of ${rule.asOf})`
     : `Suspended through ${rule.suspendedThrough}, snap-back ${rule.snapBackDate} (as of ${rule.asOf})`
   return `${state}. A name screen cannot see ownership: entities 50%+ owned by listed parties may be restricted ` +
-    "though unlisted; trace owners (get_regulatory_status, format: \"full\" for the checklist)."
+    "though unlisted; trace owners (get_regulatory_status, format: \"full\" for the checklist). name_contained: " +
+    "listed names containing the screened name (subsidiaries, affiliates), not matches; if the party is one of " +
+    "them, owns or is owned by one, these rules apply."
 }
 
 export const compactNote = "Matches are leads for human adjudication; no_match is neither clearance nor " +
@@ -136,12 +138,24 @@ export const compactAnswer = (
     const skip = page.offset - response.query.offset
     const ranked = rankParentsFirst(response.matches, name).slice(skip, skip + page.size)
     const shown = page.offset + ranked.length
+    const family = response.name_contained
     return {
       name,
       result: response.result,
       total: response.total,
       matches: ranked.map(compactMatch),
-      ...(ranked.length > 0 && shown < response.total ? { next_offset: shown } : {})
+      ...(ranked.length > 0 && shown < response.total ? { next_offset: shown } : {}),
+      ...(family === undefined || family.total === 0 ? {} : {
+        name_contained: {
+          total: family.total,
+          matches: family.matches.slice(skip, skip + page.size).map((member) => ({
+            id: member.id,
+            name: member.name,
+            score: member.score,
+            list: member.source_code
+          }))
+        }
+      })
     }
   })
   return {

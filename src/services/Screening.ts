@@ -77,6 +77,35 @@ const explained = (list: LoadedList, name: string, page: ReadonlyArray<Hit>) => 
   return page.map((hit, i) => toMatch(list.entries[hit.entry]!, hit.alias, hit.score, alignments[i]))
 }
 
+/**
+ * The corporate family group: entries whose names contain the query's identifying words, apart
+ * from the matches (a family member never counts toward `total` or `result`).
+ */
+const nameContained = (
+  list: LoadedList,
+  name: string,
+  allow: ((entry: number) => boolean) | undefined,
+  matched: ReadonlyArray<Hit>,
+  offset: number,
+  size: number
+) => {
+  const family = list.matcher.family(name, allow)
+  if (family === undefined) return {}
+  const shown = new Set(matched.map((hit) => hit.entry))
+  const members = family.hits
+    .filter((hit) => !shown.has(hit.entry))
+    .map((hit) => ({ ...hit, score: Math.round(hit.score * 1000) / 10 }))
+  return {
+    name_contained: {
+      match_type: "name_contained" as const,
+      words: family.words,
+      total: family.tooBroad ? family.total : members.length,
+      too_broad: family.tooBroad,
+      matches: explained(list, name, members.slice(offset, offset + size))
+    }
+  }
+}
+
 export interface MakeOptions {
   readonly source: ListSource.ListSource
   readonly store?: ReturnType<typeof ListSource.makeStore> | undefined
@@ -159,11 +188,8 @@ export const make = (options: MakeOptions) =>
         const offset = request.offset ?? 0
         const minScore = request.min_score ?? DefaultMinScore
         const fuzzy = request.fuzzy_name ?? true
-        const hits = list.matcher.search(request.name, {
-          fuzzy,
-          allow: filterOf(list, request),
-          candidates: 2 * (offset + size)
-        })
+        const allow = filterOf(list, request)
+        const hits = list.matcher.search(request.name, { fuzzy, allow, candidates: 2 * (offset + size) })
         if (hits === undefined) return yield* noWords
         const found = hits
           .map((hit) => ({ ...hit, score: Math.round(hit.score * 1000) / 10 }))
@@ -192,6 +218,7 @@ export const make = (options: MakeOptions) =>
             stale
           },
           matches: explained(list, request.name, found.slice(offset, offset + size)),
+          ...nameContained(list, request.name, allow, found, offset, size),
           affiliates_rule: affiliatesRule(yield* regulatory.affiliatesRule),
           ownership_trace: ownershipTrace,
           disclaimer

@@ -104,6 +104,31 @@ describe("MCP search_csl", () => {
     expect(names).toContain("Chengdu Huawei Technologies Co., Ltd.")
   })
 
+  it("says why each hit scored, and lists the corporate family apart from the matches", async () => {
+    const karimoff = await callTool(server, "search_csl", { name: "Rustam Karimoff", sources: ["SDN"] })
+    expect(karimoff.result.structuredContent.parties[0].matches[0].why).toMatch(/^rustam, karimoff/)
+    const { result } = await callTool(server, "search_csl", { name: "Chengdu Huawei", sources: "EL", size: 2 })
+    const party = result.structuredContent.parties[0]
+    expect(party.matches.map((match: { name: string }) => match.name)).toEqual([
+      "Chengdu Huawei Technologies Co., Ltd."
+    ])
+    // "Huawei" is common in this small list: the family is every name with "chengdu", none besides the match
+    expect(party).not.toHaveProperty("name_contained")
+    const family = (await callTool(server, "search_csl", { name: "Shanghai Huawei", sources: "EL", size: 2 })).result
+      .structuredContent.parties[0]
+    expect(family.total).toBe(0)
+    expect(family.name_contained).toEqual({
+      total: 1,
+      matches: [{
+        id: expect.any(String),
+        name: "Huawei Technologies Co., Ltd. (Huawei). Affiliated Entity: Shanghai Huawei Technologies Co., Ltd.",
+        score: expect.any(Number),
+        list: "EL"
+      }]
+    })
+    expect(result.structuredContent.affiliates_rule).toMatch(/name_contained: listed names containing/)
+  })
+
   it("pages each name with next_offset, in the same order as the first page", async () => {
     const args = { name: "Huawei Technologies", sources: "EL", min_score: 50 }
     const first = await callTool(server, "search_csl", { ...args, size: 2 })

@@ -1,3 +1,4 @@
+import { familyNames } from "./Family.ts"
 import type { NameIndex } from "./NameIndex.ts"
 import { makePreparer } from "./Query.ts"
 import { type Alignment, explain, score, unmatchedNameCost } from "./Scorer.ts"
@@ -23,12 +24,25 @@ export interface SearchOptions {
   readonly allow?: ((entry: number) => boolean) | undefined
 }
 
+/** The entries whose names contain every identifying word of a query (see `Family`). */
+export interface Family {
+  /** The query words each family name contains. */
+  readonly words: ReadonlyArray<string>
+  /** Family entries, best first by their score against the query; empty when `tooBroad`. */
+  readonly hits: ReadonlyArray<Hit>
+  /** How many entries contain the words (also when too broad to rank). */
+  readonly total: number
+  readonly tooBroad: boolean
+}
+
 export interface Matcher {
   readonly index: NameIndex
   /** Hits sorted by score (best first), one per entry; `undefined` when the query has no words. */
   readonly search: (text: string, options: SearchOptions) => ReadonlyArray<Hit> | undefined
   /** How the query aligned with each hit's name, as its score was computed. */
   readonly explain: (text: string, hits: ReadonlyArray<Hit>) => ReadonlyArray<Alignment>
+  /** The query's corporate family; `undefined` when the query has no identifying word. */
+  readonly family: (text: string, allow?: SearchOptions["allow"], limit?: number) => Family | undefined
 }
 
 /**
@@ -148,7 +162,24 @@ export const make = (index: NameIndex): Matcher => {
     return hits.map((hit) => explain(index, query, hit.name))
   }
 
-  return { index, search, explain: explainHits }
+  const family = (text: string, allow: SearchOptions["allow"], limit?: number): Family | undefined => {
+    const query = prepare(text)
+    const found = familyNames(index, query, limit)
+    if (found === undefined) return undefined
+    const names = found.names.filter((name) => allow === undefined || allow(index.nameEntry[name]!))
+    if (found.tooBroad) {
+      return {
+        words: found.words,
+        hits: [],
+        total: new Set(names.map((name) => index.nameEntry[name]!)).size,
+        tooBroad: true
+      }
+    }
+    const hits = rank(names, names.map((name) => score(index, query, name)))
+    return { words: found.words, hits, total: hits.length, tooBroad: false }
+  }
+
+  return { index, search, explain: explainHits, family }
 }
 
 const coversName = (classes: ReadonlyArray<TokenClass>, mask: number) => {

@@ -4,7 +4,7 @@ import * as DeletionIndex from "./DeletionIndex.ts"
 import { formMatchKind, MatchKind } from "./MatchKind.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
 import { isPinyin, wadeGilesKeys } from "./Sinitic.ts"
-import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys } from "./TokenSimilarity.ts"
+import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys, transliterationKey } from "./TokenSimilarity.ts"
 
 /**
  * The searchable form of a list: one indexed name per name and alias, each a sequence of token ids
@@ -54,6 +54,8 @@ export interface NameIndex {
   readonly nameSurnameCount: Int32Array
   /** Consonant skeleton of every dictionary entry → ids (how romanised abjad words are looked up). */
   readonly skeletons: ReadonlyMap<string, ReadonlyArray<number>>
+  /** `transliterationKey` of every listed word → ids (how Cyrillic and Greek spellings are looked up). */
+  readonly transliterations: ReadonlyMap<string, ReadonlyArray<number>>
   /** Wade-Giles spelling → ids of the dictionary entries that stand for it (see `Sinitic`). */
   readonly wadeGiles: ReadonlyMap<string, ReadonlyArray<number>>
   /** Single-token ids in alphabetical order of their text (prefix lookups of truncated words). */
@@ -331,6 +333,15 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     if (list) list.push(id)
     else skeletons.set(key, [id])
   }
+  const transliterations = new Map<string, Array<number>>()
+  for (let id = 0; id < singleTokenCount; id++) {
+    if (id % stepEvery === 0) yield
+    if (tokens[id]!.length < 2 || hasDigit(tokens[id]!)) continue
+    const key = transliterationKey(tokens[id]!)
+    const list = transliterations.get(key)
+    if (list) list.push(id)
+    else transliterations.set(key, [id])
+  }
   const wade = new Map<string, Array<number>>()
   for (let id = 0; id < tokens.length; id++) {
     if (id % stepEvery === 0) yield
@@ -371,6 +382,7 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     skeletons,
     sortedTokens,
     wadeGiles: wade,
+    transliterations,
     dictionary,
     tokens,
     singleTokenCount,

@@ -19,9 +19,11 @@ export interface NormalizedName {
 /**
  * How a token was written. `abjad`: romanised from Arabic or Hebrew script, which leave short
  * vowels unwritten ("محمد" → "mhmd"), so it is compared by consonants. `dotted`: followed by a
- * full stop, as an abbreviation is ("Fed.", "Kor.").
+ * full stop, as an abbreviation is ("Fed.", "Kor."). `cyrillic`, `greek`: romanised from those
+ * scripts, which spell Latin names by sound ("Хуавей" → "khuavei"), compared through
+ * `transliterationKey`.
  */
-export const TokenMark = { abjad: 1, dotted: 2 } as const
+export const TokenMark = { abjad: 1, dotted: 2, cyrillic: 4, greek: 8 } as const
 
 export interface CanonicalForm {
   readonly text: string
@@ -59,6 +61,7 @@ const greekDigraphs: ReadonlyArray<readonly [RegExp, string]> = [
 ]
 const greek = /\p{Script=Greek}/u
 const abjadScript = /[\p{Script=Arabic}\p{Script=Hebrew}]/u
+const cyrillic = /\p{Script=Cyrillic}/u
 
 const joiners = /['`\u00b4]/g
 const acronym = /\b(?:[a-z0-9]\.){2,}/g
@@ -85,7 +88,13 @@ const markedWords = (text: string): { tokens: Array<string>; marks: Array<number
     let source = piece
     if (greek.test(source)) { for (const [digraph, latin] of greekDigraphs) source = source.replace(digraph, latin) }
     const found = wordsOf(source)
-    const mark = abjadScript.test(piece) ? TokenMark.abjad : 0
+    const mark = abjadScript.test(piece)
+      ? TokenMark.abjad
+      : cyrillic.test(piece)
+      ? TokenMark.cyrillic
+      : greek.test(piece)
+      ? TokenMark.greek
+      : 0
     found.forEach((word, i) => {
       tokens.push(word)
       const dotted = i === found.length - 1 && /[A-Za-z]\.$/.test(piece) && !/^(?:[A-Za-z]\.){2,}$/.test(piece)

@@ -11,7 +11,9 @@ import {
   phoneticKeys,
   phoneticSimilarity,
   similarity,
-  spelledSimilarity
+  spelledSimilarity,
+  spelledWithoutVowels,
+  transliterationKey
 } from "./TokenSimilarity.ts"
 
 /**
@@ -104,6 +106,10 @@ const linkCapacity = 1 << 16
  * for three or more consonants, lower for the short skeletons many names share ("l" for "Ali").
  */
 const abjadSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.95 : skeleton.length === 2 ? 0.92 : 0.85)
+/** The same when the listed word is the abjad word with its short vowels put in (see `spelledWithoutVowels`). */
+const vowelledSimilarity = (skeleton: string) => (skeleton.length >= 3 ? 0.97 : skeleton.length === 2 ? 0.95 : 0.93)
+/** A Cyrillic or Greek spelling of a listed Latin word (see `transliterationKey`). */
+const backTransliterationSimilarity = 0.95
 
 /**
  * A word cut short stands for the listed words it begins ("Shen" → "Shenzhen", "Fed." → "Federal"):
@@ -207,8 +213,22 @@ export const makePreparer = (index: NameIndex) => {
   const abjadMatches = (text: string, found: Resemblance) => {
     const skeleton = consonantSkeleton(text)
     if (skeleton === "") return
-    const value = abjadSimilarity(skeleton)
-    for (const id of index.skeletons.get(skeleton) ?? []) offer(found, id, value, MatchKind.transliteration)
+    for (const id of index.skeletons.get(skeleton) ?? []) {
+      const value = spelledWithoutVowels(text, index.tokens[id]!)
+        ? vowelledSimilarity(skeleton)
+        : abjadSimilarity(skeleton)
+      offer(found, id, value, MatchKind.transliteration)
+    }
+  }
+
+  /** Listed Latin words this Cyrillic or Greek word spells (Greek X stands for both KH and CH). */
+  const backTransliterations = (text: string, greek: boolean, found: Resemblance) => {
+    const keys = greek ? [transliterationKey(text, true), transliterationKey(text)] : [transliterationKey(text)]
+    for (const key of keys) {
+      for (const id of index.transliterations.get(key) ?? []) {
+        offer(found, id, backTransliterationSimilarity, MatchKind.transliteration)
+      }
+    }
   }
 
   /** Listed words spelling the same Chinese syllables in the other romanization ("tsetung" ↔ "zedong"). */
@@ -235,6 +255,9 @@ export const makePreparer = (index: NameIndex) => {
     const found = resembling(text, true)
     if (hasDigit(text)) return found
     if ((mark & TokenMark.abjad) !== 0) abjadMatches(text, found)
+    if ((mark & (TokenMark.cyrillic | TokenMark.greek)) !== 0 && text.length >= 2) {
+      backTransliterations(text, (mark & TokenMark.greek) !== 0, found)
+    }
     wadeGilesMatches(text, found)
     const dotted = (mark & TokenMark.dotted) !== 0
     if (dotted ? text.length >= 2 : text.length >= 4 && text.length <= maxBareCut) completions(text, dotted, found)

@@ -87,6 +87,12 @@ const ofac50 = "Separately, OFAC's 50 Percent Rule treats any entity owned 50% o
   "individually or in the aggregate, by blocked persons (e.g. SDN-listed parties) as blocked even when it is not " +
   "listed itself."
 
+const familyNote = "An entry in name_contained is listed under a name that contains every identifying word of the " +
+  "query, however low it scored: typically a subsidiary, branch or affiliate of a listed group (\"Huawei " +
+  "Technologies (Bolivia) S.R.L.\" for \"Huawei\"). It is not a match for the party screened, but each is a listed " +
+  "party in its own right: if the party screened is one of them, owns one or is owned by one, the ownership rules " +
+  "above apply; check its addresses and identifiers against the party."
+
 /** The Affiliates Rule state with what it means for entities that listed parties own. */
 export const affiliatesRule = (status: AffiliatesRuleStatus): typeof ScreeningAffiliatesRule.Type => ({
   ...status,
@@ -97,7 +103,8 @@ export const affiliatesRule = (status: AffiliatesRuleStatus): typeof ScreeningAf
       `see ownership, so no_match does not clear such a subsidiary. ${ofac50}`
     : `Suspended through ${status.suspendedThrough}: EAR list-based restrictions currently apply only to the listed ` +
       `parties themselves, but the rule is scheduled to apply again from ${status.snapBackDate}, and ownership by a ` +
-      `listed party remains a red flag to resolve before proceeding. ${ofac50}`
+      `listed party remains a red flag to resolve before proceeding. ${ofac50}`,
+  name_contained: familyNote
 })
 
 export const ownershipTrace: typeof OwnershipTrace.Type = {

@@ -100,5 +100,46 @@ export const spelledSimilarity = (a: string, b: string, edits = editDistance(a, 
 export const consonantSkeleton = (token: string): string =>
   // Vowels go first: in a romanised abjad word the consonants stand side by side ("fth" for
   // FATTAH), so a digraph is only a digraph once the vowels between letters are gone on both sides.
-  token.replace(/[aeiouwyv]/g, "").replace(/(.)\1+/g, "$1").replace(/sh/g, "s").replace(/[ck]h|q|c/g, "k")
+  // Arabic writes the English CH as T+SH ("تش"): "tsh" is "ch".
+  token.replace(/[aeiouwyv]/g, "").replace(/(.)\1+/g, "$1").replace(/tsh/g, "ch").replace(/sh/g, "s").replace(
+    /[ck]h|q|c/g,
+    "k"
+  )
     .replace(/ph/g, "f").replace(/th/g, "t").replace(/dh/g, "d").replace(/gh/g, "g").replace(/(.)\1+/g, "$1")
+
+/**
+ * Whether a romanised abjad word spells the listed word with its short vowels left out, and its
+ * W and Y as the listed long vowels ("mwhmdy" → MOHAMMADI, "ly" → ALI, not "mhmd" → MOHAMMADI):
+ * the listed word's other letters may only be vowels or doubled consonants. Stronger evidence than
+ * an equal consonant skeleton, which drops the long vowels too.
+ */
+export const spelledWithoutVowels = (abjad: string, listed: string): boolean => {
+  let i = 0
+  for (let j = 0; j < listed.length; j++) {
+    const l = listed[j]!
+    const q = abjad[i]
+    if (
+      q !== undefined &&
+      (q === l || (q === "w" && (l === "u" || l === "o" || l === "v")) || (q === "y" && (l === "i" || l === "e")))
+    ) {
+      i++
+      continue
+    }
+    if ("aeiou".includes(l) || (j > 0 && listed[j - 1] === l)) continue
+    return false
+  }
+  return i === abjad.length
+}
+
+/**
+ * A coarse spelling that a Latin name keeps when it is written in Cyrillic or Greek letters and
+ * romanised back: "Хуавей" comes back as "khuavei" for HUAWEI, "Ко., Лтд." as "ko ltd" for CO.,
+ * LTD., "ΣΑΚΙΡΙ" as "sakiri" for SHAQIRI. Both sides are folded alike (KH/H, C/K/Q, W/V, Y/I, X/KS,
+ * DZH/J, PH/F, SH/S, doubled letters), so equal keys are the same name spelled through the other
+ * script. Greek writes its X (a KH) as "ch", so for Greek words CH is KH first.
+ */
+export const transliterationKey = (token: string, greek = false): string =>
+  (greek ? token.replace(/ch/g, "kh") : token)
+    .replace(/dzh|dj/g, "j").replace(/tch/g, "ch").replace(/ch/g, "\u0001").replace(/sh/g, "s").replace(/kh/g, "h")
+    .replace(/gh/g, "g").replace(/ph/g, "f").replace(/[cq]/g, "k").replace(/ks/g, "x").replace(/\u0001/g, "ch")
+    .replace(/w/g, "v").replace(/y/g, "i").replace(/ou/g, "u").replace(/(.)\1+/g, "$1")
