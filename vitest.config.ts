@@ -1,4 +1,10 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
+
+// vitest's default for the forks pool is one worker fewer than the cores, which is a single worker on
+// the 2-core CI machine: every file then waits for the one before it, although most files spend much
+// of their time waiting on loopback servers, child processes and timers rather than computing
+const workers = Math.max(2, availableParallelism())
 
 export default defineConfig({
   test: {
@@ -7,6 +13,8 @@ export default defineConfig({
     globalSetup: ["test/support/PgliteTemplate.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: "forks"
+    pool: "forks",
+    maxWorkers: workers,
+    minWorkers: workers
   }
 })

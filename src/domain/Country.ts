@@ -85,17 +85,79 @@ export const CountryChartAnswer = Schema.Struct({
   }),
   eccnCheck: Schema.optional(EccnCheck),
   sources: Schema.Array(PartSource)
-}).annotations({ identifier: "CountryChartAnswer" })
+}).annotations({
+  identifier: "CountryChartAnswer",
+  examples: [{
+    query: "DE",
+    country: { name: "Germany", alpha2: "DE", alpha3: "DEU", matchedBy: "alpha2" },
+    chart: {
+      kind: "graded",
+      columns: {
+        CB1: true,
+        CB2: false,
+        CB3: false,
+        NP1: false,
+        NP2: false,
+        NS1: true,
+        NS2: false,
+        MT1: true,
+        RS1: true,
+        RS2: false,
+        FC1: false,
+        CC1: true,
+        CC2: false,
+        CC3: false,
+        AT1: false,
+        AT2: false
+      },
+      marked: ["CB1", "NS1", "MT1", "RS1", "CC1"],
+      footnotes: []
+    },
+    countryGroups: {
+      rowLabel: "Germany",
+      memberships: [
+        { group: "A:1", title: "Wassenaar Participating States" },
+        { group: "A:2", title: "Missile Technology Control Regime" },
+        { group: "A:3", title: "Australia Group" },
+        { group: "A:4", title: "Nuclear Suppliers Group" },
+        { group: "A:5", title: "Country Group A:5" },
+        { group: "B", title: "Countries" }
+      ]
+    },
+    embargoNotes: [],
+    sources: [
+      {
+        citation: "15 CFR part 738, Supplement No. 1 (Commerce Country Chart)",
+        issueDate: "2026-11-18",
+        fetchedAt: "2026-11-19T06:00:12.418Z",
+        stale: false
+      },
+      {
+        citation: "15 CFR part 740, Supplement No. 1 (Country Groups)",
+        issueDate: "2026-11-18",
+        fetchedAt: "2026-11-19T06:00:12.418Z",
+        stale: false
+      },
+      {
+        citation: "15 CFR part 746 (Embargoes and Other Special Controls)",
+        issueDate: "2026-11-18",
+        fetchedAt: "2026-11-19T06:00:12.418Z",
+        stale: false
+      }
+    ]
+  }]
+})
 export type CountryChartAnswer = typeof CountryChartAnswer.Type
 
 const countryNotFound = problem({
   slug: "country-not-found",
   status: 404,
   title: "Country not found",
-  description: "No Country Chart or Country Group row matches the name or code; `suggestions` lists close names."
+  description: "No Country Chart or Country Group row matches the name or code; `suggestions` lists close names.",
+  example: "No country matches \"Germny\". Did you mean: Germany?"
 })
 export class CountryNotFound extends Schema.TaggedError<CountryNotFound>()("CountryNotFound", {
   ...countryNotFound.fields,
-  query: Schema.String,
-  suggestions: Schema.Array(Schema.String)
+  query: Schema.String.annotations({ examples: ["Germny"] }),
+  suggestions: Schema.Array(Schema.String).annotations({ examples: [["Germany"]] })
 }, countryNotFound.annotations) {}

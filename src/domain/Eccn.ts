@@ -141,31 +141,108 @@ export const EccnEntryAnswer = Schema.Struct({
   }),
   entry: EccnEntry,
   source: CclSource
-}).annotations({ identifier: "EccnEntryAnswer" })
+}).annotations({
+  identifier: "EccnEntryAnswer",
+  examples: [{
+    kind: "entry",
+    requested: "3A090",
+    paragraph: null,
+    entry: {
+      eccn: "3A090",
+      heading: "Integrated circuits as follows (see List of Items Controlled).",
+      category: { number: 3, title: "Electronics" },
+      productGroup: { letter: "A", title: "Systems, Equipment and Components" },
+      licenseRequirements: {
+        reasonForControl: ["RS", "AT"],
+        controls: [
+          {
+            reason: "RS",
+            appliesTo: "RS applies to 3A090.a",
+            countryChart: "To or within destinations specified in Country Groups D:1, D:4, and D:5 of supplement " +
+              "no. 1 to part 740 of the EAR, excluding any destination also specified in Country Groups A:5 or A:6. " +
+              "See § 742.6(a)(6)(iii) of the EAR.",
+            columns: []
+          },
+          { reason: "AT", appliesTo: "AT applies to entire entry", countryChart: "AT Column 1", columns: ["AT1"] }
+        ],
+        notes: []
+      },
+      licenseExceptions: {
+        exceptions: [
+          { label: "LVS", text: "N/A" },
+          { label: "GBS", text: "N/A" },
+          { label: "NAC/ACA", text: "Yes, for 3A090, except for items destined to Macau or Country Group D:5." }
+        ],
+        notes: []
+      },
+      listOfItemsControlled: {
+        fields: [
+          { label: "Related Controls", text: "See 3A001.z, 4A090, 5A992.z and 5D992.z." },
+          { label: "Related Definitions", text: "N/A" }
+        ],
+        items: [
+          {
+            kind: "paragraph",
+            paragraph: "a",
+            depth: 0,
+            text: "a. Integrated circuits having one or more digital processing units having either of the following:"
+          },
+          {
+            kind: "paragraph",
+            paragraph: "a.1",
+            depth: 1,
+            text: "a.1. A 'total processing performance' of 4800 or more; or"
+          },
+          {
+            kind: "paragraph",
+            paragraph: "a.2",
+            depth: 1,
+            text: "a.2. A 'total processing performance' of 1600 or more and a 'performance density' of 5.92 or more."
+          }
+        ]
+      }
+    },
+    source: {
+      citation: "15 CFR part 774, Supplement No. 1 (Commerce Control List), ECCN 3A090",
+      url: "https://www.ecfr.gov/on/2026-11-18/title-15/part-774/appendix-Supplement%20No.%201%20to%20Part%20774",
+      issueDate: "2026-11-18",
+      fetchedAt: "2026-11-19T06:00:12.418Z",
+      stale: false
+    }
+  }]
+})
 export type EccnEntryAnswer = typeof EccnEntryAnswer.Type
+
+/** EAR99 is not a CCL entry: it is the designation of items subject to the EAR that no entry lists. */
+const ear99Explanation =
+  "EAR99 is not an entry on the Commerce Control List. It designates items that are subject to the " +
+  "EAR but not listed in any ECCN (15 CFR 734.3(c)). Most EAR99 items can be exported without a license, but a " +
+  "license may still be required for an embargoed or sanctioned destination (part 746), a listed or prohibited " +
+  "end user (part 744, including the Entity List), a prohibited end use (part 744) or any other general " +
+  "prohibition (part 736). Check the destination " +
+  "with /api/country-chart and the parties with /api/csl before relying on \"no license required\" (NLR)."
+const ear99Citations = ["15 CFR 734.3(c)", "15 CFR part 736", "15 CFR part 744", "15 CFR part 746"]
 
 export const Ear99Answer = Schema.Struct({
   kind: Schema.Literal("ear99"),
   requested: Schema.Literal("EAR99"),
   explanation: Schema.String,
   citations: Schema.Array(Schema.String)
-}).annotations({ identifier: "Ear99Answer" })
+}).annotations({
+  identifier: "Ear99Answer",
+  // the answer itself: it is the same for every request
+  examples: [{ kind: "ear99", requested: "EAR99", explanation: ear99Explanation, citations: ear99Citations }]
+})
 export type Ear99Answer = typeof Ear99Answer.Type
 
 export const EccnAnswer = Schema.Union(EccnEntryAnswer, Ear99Answer).annotations({ identifier: "EccnAnswer" })
 export type EccnAnswer = typeof EccnAnswer.Type
 
-/** EAR99 is not a CCL entry: it is the designation of items subject to the EAR that no entry lists. */
 export const ear99Answer: Ear99Answer = {
   kind: "ear99",
   requested: "EAR99",
-  explanation: "EAR99 is not an entry on the Commerce Control List. It designates items that are subject to the " +
-    "EAR but not listed in any ECCN (15 CFR 734.3(c)). Most EAR99 items can be exported without a license, but a " +
-    "license may still be required for an embargoed or sanctioned destination (part 746), a listed or prohibited " +
-    "end user (part 744, including the Entity List), a prohibited end use (part 744) or any other general " +
-    "prohibition (part 736). Check the destination " +
-    "with /api/country-chart and the parties with /api/csl before relying on \"no license required\" (NLR).",
-  citations: ["15 CFR 734.3(c)", "15 CFR part 736", "15 CFR part 744", "15 CFR part 746"]
+  explanation: ear99Explanation,
+  citations: ear99Citations
 }
 
 const eccnNotFound = problem({
@@ -174,13 +251,14 @@ const eccnNotFound = problem({
   title: "ECCN not found",
   description: "The Commerce Control List has no such entry (or the entry has no such paragraph); " +
     "`nearest` lists the closest existing ones. For a paragraph, `itemTextAvailable` says whether the entry's " +
-    "item text was there to look in."
+    "item text was there to look in.",
+  example: "No ECCN 3A909 on the Commerce Control List (eCFR issue 2026-11-18)."
 })
 export class EccnNotFound extends Schema.TaggedError<EccnNotFound>()("EccnNotFound", {
   ...eccnNotFound.fields,
-  requested: Schema.String,
-  nearest: Schema.Array(Schema.String),
-  issueDate: Schema.String,
+  requested: Schema.String.annotations({ examples: ["3A909"] }),
+  nearest: Schema.Array(Schema.String).annotations({ examples: [["3A090", "3A901", "3A991"]] }),
+  issueDate: Schema.String.annotations({ examples: ["2026-11-18"] }),
   itemTextAvailable: Schema.optional(Schema.Boolean).annotations({
     description: "Only for a missing paragraph: false when the parsed eCFR text holds no List of Items Controlled " +
       "for the entry, so the paragraph's absence is not established"

@@ -11,6 +11,8 @@ export interface ProblemType {
   readonly status: number
   readonly title: string
   readonly description: string
+  /** A realistic `detail` for the OpenAPI document's example of this problem. */
+  readonly example?: string
 }
 
 export const problemTypePath = (slug: string): string => `/problems/${slug}`
@@ -23,10 +25,11 @@ const constant = <S extends Schema.Schema.Any>(schema: S, value: Schema.Schema.T
 /** The fields and annotations of one problem type, spread into a `Schema.TaggedError` declaration. */
 export const problem = (type: ProblemType) => ({
   fields: {
-    type: constant(Schema.String, problemTypePath(type.slug)),
-    title: constant(Schema.String, type.title),
-    status: constant(Schema.Int, type.status),
-    detail: Schema.String,
+    // each field carries its value as an example, so the OpenAPI document shows the whole problem body
+    type: constant(Schema.String.annotations({ examples: [problemTypePath(type.slug)] }), problemTypePath(type.slug)),
+    title: constant(Schema.String.annotations({ examples: [type.title] }), type.title),
+    status: constant(Schema.Int.annotations({ examples: [type.status] }), type.status),
+    detail: type.example === undefined ? Schema.String : Schema.String.annotations({ examples: [type.example] }),
     instance: Schema.optional(Schema.String.annotations({ description: "The request id (X-Request-Id)" }))
   },
   annotations: {
@@ -71,6 +74,13 @@ export const InvalidParameterIssue = Schema.Struct({
   name: Schema.String.annotations({ description: "The parameter (or body field) that was rejected" }),
   in: Schema.Literal("path", "query", "header", "body"),
   reason: Schema.String
+}).annotations({
+  examples: [{
+    name: "eccn",
+    in: "path",
+    reason: "expected an ECCN (five characters such as 3A001 or 0A501, or EAR99), optionally followed by a " +
+      "paragraph such as 0A501.f or 5A002.a.1"
+  }]
 })
 export type InvalidParameterIssue = typeof InvalidParameterIssue.Type
 
@@ -78,7 +88,8 @@ const invalidRequest = problem({
   slug: "invalid-request",
   status: 400,
   title: "Invalid request",
-  description: "A parameter or the body did not match what the endpoint accepts; `invalidParams` names each one."
+  description: "A parameter or the body did not match what the endpoint accepts; `invalidParams` names each one.",
+  example: "Invalid parameter: eccn"
 })
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
   ...invalidRequest.fields,
@@ -89,7 +100,8 @@ const notFound = problem({
   slug: "not-found",
   status: 404,
   title: "Not found",
-  description: "No resource exists at this path."
+  description: "No resource exists at this path.",
+  example: "No endpoint at this path."
 })
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", notFound.fields, notFound.annotations) {}
 
@@ -135,7 +147,8 @@ const internalError = problem({
   slug: "internal-error",
   status: 500,
   title: "Internal error",
-  description: "The service failed unexpectedly. Quote the request id when reporting it."
+  description: "The service failed unexpectedly. Quote the request id when reporting it.",
+  example: "Unexpected failure."
 })
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
@@ -162,9 +175,10 @@ const upstreamUnavailable = problem({
   slug: "upstream-unavailable",
   status: 503,
   title: "Upstream unavailable",
-  description: "The upstream source is unreachable and no stored copy can answer; retry later."
+  description: "The upstream source is unreachable and no stored copy can answer; retry later.",
+  example: "part 774 is not stored yet and the eCFR did not answer within 8 s. Retry later."
 })
 export class UpstreamUnavailable extends Schema.TaggedError<UpstreamUnavailable>()("UpstreamUnavailable", {
   ...upstreamUnavailable.fields,
-  upstream: Schema.String
+  upstream: Schema.String.annotations({ examples: ["ecfr"] })
 }, upstreamUnavailable.annotations) {}

@@ -1,4 +1,5 @@
 import type { OpenApi } from "@effect/platform"
+import { problemCodeFields } from "../domain/Problem.ts"
 
 /**
  * HttpApi declares its built-in decode failure on every endpoint; the problem middleware restates
@@ -22,10 +23,10 @@ export const describeDecodeFailuresAsProblems = (document: Record<string, any>):
       }
     }
   }
-  return pruneUnreferencedSchemas({
+  return withExamples(pruneUnreferencedSchemas({
     ...spec,
     components: { ...spec.components, schemas: Object.fromEntries(Object.entries(schemas).map(publishedProblem)) }
-  })
+  }))
 }
 
 const problemFields = ["type", "title", "status", "detail"]
@@ -74,4 +75,64 @@ export const pruneUnreferencedSchemas = (spec: OpenApi.OpenAPISpec): OpenApi.Ope
   }
   const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => reachable.has(name)))
   return { ...spec, components: { ...spec.components, schemas } }
+}
+
+const isProblemSchema = (schema: any): boolean =>
+  typeof schema?.properties === "object" &&
+  [...problemFields, "error", "message"].every((field) => field in schema.properties)
+
+/**
+ * The example of a schema, from the domain schemas' `examples` annotations (which the JSON Schema
+ * carries): its own first example, else one assembled from its parts' examples when every required
+ * property has one (problem bodies: each field's value, plus the published `error` and `message`).
+ */
+const exampleOf = (schema: any, schemas: Record<string, any>, depth = 0): unknown => {
+  if (depth > 12 || typeof schema !== "object" || schema === null) return undefined
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0]
+  if (typeof schema.$ref === "string") {
+    return exampleOf(schemas[schema.$ref.replace("#/components/schemas/", "")], schemas, depth + 1)
+  }
+  if (Array.isArray(schema.anyOf)) {
+    for (const option of schema.anyOf) {
+      const example = exampleOf(option, schemas, depth + 1)
+      if (example !== undefined) return example
+    }
+    return undefined
+  }
+  if (schema.type === "array") {
+    const item = exampleOf(schema.items, schemas, depth + 1)
+    return item === undefined ? undefined : [item]
+  }
+  if (typeof schema.properties !== "object") return undefined
+  const problem = isProblemSchema(schema)
+  const required = new Set<string>(schema.required ?? [])
+  const example: Record<string, unknown> = {}
+  for (const [key, property] of Object.entries(schema.properties as Record<string, unknown>)) {
+    if (problem && (key === "error" || key === "message")) continue
+    const value = exampleOf(property, schemas, depth + 1)
+    if (value !== undefined) example[key] = value
+    else if (required.has(key)) return undefined
+  }
+  if (Object.keys(example).length === 0) return undefined
+  return problem ? { ...example, ...problemCodeFields(example) } : example
+}
+
+/** Gives every request and response body whose schema has an example that example (shown by `/docs`). */
+export const withExamples = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const schemas = spec.components.schemas as Record<string, any>
+  const annotate = (content: Record<string, any> | undefined) => {
+    for (const media of Object.values(content ?? {})) {
+      if (media?.schema === undefined || media.example !== undefined) continue
+      const example = exampleOf(media.schema, schemas)
+      if (example !== undefined) media.example = example
+    }
+  }
+  for (const item of Object.values(spec.paths)) {
+    for (const operation of Object.values(item) as Array<any>) {
+      if (typeof operation !== "object" || operation === null) continue
+      annotate(operation.requestBody?.content)
+      for (const response of Object.values(operation.responses ?? {}) as Array<any>) annotate(response?.content)
+    }
+  }
+  return spec
 }

@@ -57,17 +57,33 @@ export const postgresEngine: Layer.Layer<SqlClient, SqlError> = Layer.unwrapScop
   Effect.map(scratchDatabase, ({ url }) => Postgres.layer(Redacted.make(url), databaseConfig(url)))
 )
 
-/** The dump the global setup made, so an embedded database starts without initdb. */
-export const pgliteTemplate = (): Blob | undefined => {
-  const path = inject("pgliteTemplate")
-  return path === undefined ? undefined : new Blob([readFileSync(path)])
+// read once per worker: a Blob is immutable and PGlite only reads it
+const templates = new Map<string, Blob>()
+const templateAt = (path: string | undefined): Blob | undefined => {
+  if (path === undefined) return undefined
+  let template = templates.get(path)
+  if (template === undefined) {
+    template = new Blob([readFileSync(path)])
+    templates.set(path, template)
+  }
+  return template
 }
 
+/** The dump the global setup made, so an embedded database starts without initdb. */
+export const pgliteTemplate = (): Blob | undefined => templateAt(inject("pgliteTemplate"))
+
+const pgliteFrom = (template: Blob | undefined) => Pglite.layer(template === undefined ? {} : { template })
+
 /** PGlite in memory. */
-export const embeddedEngine: Layer.Layer<SqlClient, SqlError> = Layer.suspend(() => {
-  const template = pgliteTemplate()
-  return Pglite.layer(template === undefined ? {} : { template })
-})
+export const embeddedEngine: Layer.Layer<SqlClient, SqlError> = Layer.suspend(() => pgliteFrom(pgliteTemplate()))
+
+/**
+ * PGlite in memory, started from the global setup's migrated dump: the migrator still runs on it
+ * (see `migrated`) and finds nothing left to do, which saves each new store about 0.6 s of CPU.
+ */
+export const embeddedMigratedEngine: Layer.Layer<SqlClient, SqlError> = Layer.suspend(() =>
+  pgliteFrom(templateAt(inject("pgliteMigratedTemplate") ?? inject("pgliteTemplate")))
+)
 
 export interface Engine {
   readonly name: "embedded" | "postgresql"
@@ -78,7 +94,7 @@ export interface Engine {
 }
 
 export const engines: ReadonlyArray<Engine> = [
-  { name: "embedded", empty: embeddedEngine, store: migrated(embeddedEngine, "embedded") },
+  { name: "embedded", empty: embeddedEngine, store: migrated(embeddedMigratedEngine, "embedded") },
   { name: "postgresql", empty: postgresEngine, store: migrated(postgresEngine, "postgresql") }
 ]
 

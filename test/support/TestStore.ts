@@ -5,7 +5,7 @@ import * as AppConfig from "../../src/services/AppConfig.ts"
 import * as KeysCommand from "../../src/services/KeysCommand.ts"
 import * as Pglite from "../../src/services/store/Pglite.ts"
 import type { StoreHealth } from "../../src/services/store/StoreHealth.ts"
-import { embeddedEngine } from "./SqlEngines.ts"
+import { embeddedMigratedEngine } from "./SqlEngines.ts"
 
 type Store = Context.Context<SqlClient | StoreHealth>
 
@@ -23,7 +23,7 @@ export const storeOf = (dataDir: string): Promise<Store> => {
   let store = stores.get(dataDir)
   if (store === undefined) {
     store = Effect.runPromise(
-      Layer.buildWithScope(migrated(embeddedEngine, "embedded"), kept).pipe(
+      Layer.buildWithScope(migrated(embeddedMigratedEngine, "embedded"), kept).pipe(
         Logger.withMinimumLogLevel(LogLevel.Warning)
       ) as Effect.Effect<Store, unknown>
     )
@@ -33,7 +33,7 @@ export const storeOf = (dataDir: string): Promise<Store> => {
 }
 
 /** A fresh migrated in-memory store of its own each time it is built (for tests outside an app). */
-export const freshStore = migrated(embeddedEngine, "embedded")
+export const freshStore = migrated(embeddedMigratedEngine, "embedded")
 
 /** The store test apps run on: the in-memory store of the configured DATA_DIR (fresh for a fresh directory). */
 export const testStore: StoreLayer = Layer.unwrapEffect(

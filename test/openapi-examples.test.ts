@@ -1,0 +1,144 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Option, Schema, SchemaAST as AST } from "effect"
+import { Api } from "../src/http/Api.ts"
+
+/**
+ * The OpenAPI document's examples come from the domain schemas' `examples` annotations. Effect's
+ * JSON Schema silently drops an example its schema cannot encode, so each annotation is checked
+ * here against its schema, and each example the document shows is decoded with the schema of the
+ * endpoint and status it is shown for.
+ */
+interface Declared {
+  readonly path: string
+  readonly method: string
+  readonly status: number
+  readonly ast: AST.AST
+}
+
+const declared: Array<Declared> = []
+HttpApi.reflect(Api, {
+  onGroup: () => {},
+  onEndpoint: ({ endpoint, errors, successes }) => {
+    const path = endpoint.path.replace(/:(\w+)/g, "{$1}")
+    for (const [status, response] of [...successes, ...errors]) {
+      if (Option.isSome(response.ast)) {
+        declared.push({ path, method: endpoint.method.toLowerCase(), status, ast: response.ast.value })
+      }
+    }
+  }
+})
+
+/** Every annotated example below an AST, with the node it annotates. */
+const annotatedExamples = (root: AST.AST) => {
+  const found: Array<{ readonly node: AST.AST; readonly example: unknown }> = []
+  const seen = new Set<AST.AST>()
+  const visit = (ast: AST.AST): void => {
+    if (seen.has(ast)) return
+    seen.add(ast)
+    for (const example of Option.getOrElse(AST.getExamplesAnnotation(ast), () => [])) found.push({ node: ast, example })
+    switch (ast._tag) {
+      case "TypeLiteral":
+        ast.propertySignatures.forEach((property) => visit(property.type))
+        ast.indexSignatures.forEach((index) => visit(index.type))
+        return
+      case "Union":
+        return ast.types.forEach(visit)
+      case "TupleType":
+        ast.elements.forEach((element) => visit(element.type))
+        return ast.rest.forEach((rest) => visit(rest.type))
+      case "Refinement":
+        return visit(ast.from)
+      case "Transformation":
+        visit(ast.from)
+        return visit(ast.to)
+      case "Suspend":
+        return visit(ast.f())
+      case "Declaration":
+        return ast.typeParameters.forEach(visit)
+    }
+  }
+  visit(root)
+  return found
+}
+
+/** The `_tag`s a problem body may stand for: its classes' tags (a status can carry several errors). */
+const tagsOf = (ast: AST.AST): Array<string> => {
+  if (ast._tag === "Union") return ast.types.flatMap(tagsOf)
+  const encoded = AST.encodedAST(ast)
+  if (encoded._tag !== "TypeLiteral") return []
+  const tag = encoded.propertySignatures.find((property) => property.name === "_tag")?.type
+  return tag?._tag === "Literal" && typeof tag.literal === "string" ? [tag.literal] : []
+}
+
+const document = OpenApi.fromApi(Api) as unknown as {
+  readonly paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, any> }> }>>
+  readonly components: { readonly schemas: Record<string, { readonly examples?: ReadonlyArray<unknown> }> }
+}
+
+/** Every example the document shows for a response body, with where it is shown. */
+const shown = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).flatMap(([method, operation]) =>
+    Object.entries(operation.responses ?? {}).flatMap(([status, response]) =>
+      Object.entries(response.content ?? {}).flatMap(([mediaType, media]) =>
+        media.example === undefined ? [] : [{ path, method, status: Number(status), mediaType, example: media.example }]
+      )
+    )
+  )
+)
+
+describe("OpenAPI examples", () => {
+  it("every examples annotation of a request or response schema is a value of its schema", () => {
+    const annotated = declared.flatMap((entry) => annotatedExamples(entry.ast))
+    // the realistic ones this document is expected to show: 3A090, Germany, the problems
+    expect(annotated.length).toBeGreaterThan(20)
+    const invalid = annotated.filter(({ example, node }) => !Schema.is(Schema.make(node))(example))
+    expect(invalid.map(({ example, node }) => `${String(node)}: ${JSON.stringify(example)}`)).toEqual([])
+  })
+
+  it("every example shown decodes with the schema declared for that endpoint and status", () => {
+    const failures: Array<string> = []
+    for (const entry of shown) {
+      const schemas = declared.filter((d) =>
+        d.path === entry.path && d.method === entry.method && d.status === entry.status
+      )
+      const decodes = schemas.some(({ ast }) => {
+        const schema = Schema.make(ast)
+        const { error: _code, message: _message, ...problem } = entry.example as Record<string, unknown>
+        const isProblem = entry.mediaType === "application/problem+json" || "error" in (entry.example as object)
+        const candidates = isProblem ? tagsOf(ast).map((_tag) => ({ ...problem, _tag })) : [entry.example]
+        return candidates.some((candidate) => Schema.decodeUnknownEither(schema)(candidate)._tag === "Right")
+      })
+      if (!decodes) failures.push(`${entry.method} ${entry.path} ${entry.status} ${entry.mediaType}`)
+    }
+    expect(failures).toEqual([])
+  })
+
+  it("shows realistic answers and problems on the main endpoints", () => {
+    const example = (path: string, status: number) =>
+      shown.find((entry) => entry.path === path && entry.method === "get" && entry.status === status)?.example
+    expect(example("/api/eccn/{eccn}", 200)).toMatchObject({ kind: "entry", entry: { eccn: "3A090" } })
+    expect(example("/api/eccn/{eccn}", 404)).toMatchObject({
+      type: "/problems/eccn-not-found",
+      status: 404,
+      error: "eccn_not_found",
+      nearest: ["3A090", "3A901", "3A991"]
+    })
+    expect(example("/api/country-chart", 200)).toMatchObject({
+      country: { name: "Germany" },
+      chart: { kind: "graded", marked: ["CB1", "NS1", "MT1", "RS1", "CC1"] }
+    })
+    expect(example("/api/ecfr/{part}", 503)).toMatchObject({ error: "upstream_unavailable", upstream: "ecfr" })
+    // every endpoint shows the shape of a rejected parameter
+    const bad = Object.keys(document.paths).filter((path) => {
+      const get = document.paths[path]!.get
+      return get?.responses[400] !== undefined && example(path, 400) === undefined
+    })
+    expect(bad).toEqual([])
+    // a screening answer's examples are its parts': a match is shown with its schema
+    expect(document.components.schemas.ScreeningMatch?.examples?.[0]).toMatchObject({
+      source_code: "EL",
+      matched_name_kind: "name"
+    })
+  })
+})
