@@ -39,3 +39,46 @@ export const continuation = (page: TextPage, nextCall: (offset: number) => strin
     : `[Characters ${page.offset}-${page.end} of ${page.total}.${
       page.end < page.total ? ` Rest: ${nextCall(page.end)}` : " End of text."
     }]`
+
+/** Characters of a value as a structured result's text carries it. */
+export const jsonChars = (value: unknown): number => JSON.stringify(value)?.length ?? 0
+
+/**
+ * How many of `items`, from the first, fit in `room` characters of JSON (an array's commas
+ * counted); at least one, so that paging always moves on.
+ */
+export const fittingCount = (items: ReadonlyArray<unknown>, room: number): number => {
+  let used = 2
+  for (let index = 0; index < items.length; index++) {
+    used += jsonChars(items[index]) + 1
+    if (used > room) return Math.max(1, index)
+  }
+  return items.length
+}
+
+/** A tool call as an agent writes it: the name and its JSON arguments. */
+export const callOf = (tool: string, args: Readonly<Record<string, unknown>>): string =>
+  `${tool} ${JSON.stringify(args)}`
+
+/**
+ * A search answer within the result budget: its hit list (`key`) cut to what fits, the count
+ * adjusted, and `rest` saying how many hits were left out and how to see them (the searches
+ * here have no offset upstream, so the way on is a smaller `limit` or a narrower query).
+ */
+export const fitHits = <A extends object>(
+  answer: A,
+  key: keyof A & string,
+  howOn: string
+): A & { readonly rest?: string } => {
+  const hits: unknown = answer[key]
+  if (!Array.isArray(hits) || jsonChars(answer) <= DefaultResultChars) return answer
+  const frame = jsonChars({ ...answer, [key]: [] })
+  const shown = hits.slice(0, fittingCount(hits, DefaultResultChars - frame - 400))
+  return {
+    ...answer,
+    [key]: shown,
+    ...("count" in answer ? { count: shown.length } : {}),
+    rest: `Hits 1-${shown.length} of the ${hits.length} found are shown (result budget of ${DefaultResultChars} ` +
+      `characters). ${howOn}`
+  }
+}

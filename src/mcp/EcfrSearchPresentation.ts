@@ -1,5 +1,7 @@
-import type { SearchResult } from "../domain/Cfr.ts"
+import { Effect, Schema } from "effect"
+import { SearchResult } from "../domain/Cfr.ts"
 import type { DataState } from "../domain/DataState.ts"
+import { CclIndex } from "../services/CclIndex.ts"
 
 /**
  * One hit per section: the eCFR search answers a section once per version it matched; an agent
@@ -48,3 +50,49 @@ export const ecfrSearchState = (
     ? { data_state: "ok", data_note: "No section matched." }
     : { data_state: "ok", data_note: `No section matched all words; try ${broader.map((q) => `"${q}"`).join(", ")}.` }
 }
+
+const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: " " }
+
+/**
+ * The plain passages of a search excerpt (HTML-escaped, matches in `<strong>`, gaps marked with an
+ * ellipsis), for finding where in the CCL the hit is.
+ */
+export const excerptFragments = (excerpt: string): Array<string> =>
+  excerpt
+    .replace(/<[^>]{0,40}>/g, "")
+    .replace(/&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]{2,6}));/gi, (whole, dec, hex, name) =>
+      dec !== undefined
+        ? String.fromCodePoint(Number(dec))
+        : hex !== undefined
+        ? String.fromCodePoint(Number.parseInt(hex, 16))
+        : entities[String(name).toLowerCase()] ?? whole)
+    .split(/…|\.\.\./)
+    .map((fragment) => fragment.trim())
+    .filter((fragment) => fragment.length > 0)
+
+/** A search hit as agents get it: a hit in the Commerce Control List names the ECCN it falls in. */
+export const AgentSearchResult = Schema.Struct({
+  ...SearchResult.fields,
+  eccn: Schema.optional(Schema.String.annotations({
+    description: "Part 774 hits: the ECCN whose entry holds the excerpt (absent when the excerpt does not place it)"
+  }))
+})
+
+/**
+ * Each part 774 hit with the ECCN its excerpt falls in (the eCFR answers the whole CCL as one
+ * supplement, so the section alone does not say which entry matched). A CCL that cannot be read
+ * leaves the hits as they are.
+ */
+export const withEccns = <A extends SearchResult>(
+  results: ReadonlyArray<A>
+): Effect.Effect<Array<A & { readonly eccn?: string }>, never, CclIndex> =>
+  results.some((result) => result.part === 774)
+    ? Effect.flatMap(CclIndex, (ccl) =>
+      Effect.forEach(results, (result) =>
+        result.part !== 774
+          ? Effect.succeed(result)
+          : ccl.eccnHolding(excerptFragments(result.excerpt)).pipe(
+            Effect.map((eccn) => eccn === undefined ? result : { ...result, eccn }),
+            Effect.orElseSucceed(() => result)
+          )))
+    : Effect.succeed([...results])

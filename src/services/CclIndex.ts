@@ -31,7 +31,29 @@ export interface CclIndexShape {
     eccn: string,
     paragraph?: string
   ) => Effect.Effect<CclEntryWithSource, EccnNotFound | UpstreamUnavailable>
+  /**
+   * The ECCN whose entry holds a passage of the CCL (a search hit's excerpt: several fragments, any
+   * of them enough when it occurs in one entry only); undefined when no fragment places it in one.
+   */
+  readonly eccnHolding: (fragments: ReadonlyArray<string>) => Effect.Effect<string | undefined, UpstreamUnavailable>
 }
+
+/** Text compared case-, accent- and spacing-blind, quotation marks alike. */
+export const comparable = (text: string) =>
+  text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[\u201c\u201d\u2018\u2019"']/g, "'")
+    .replace(/\s+/g, " ").trim().toLowerCase()
+
+const entryText = (entry: EccnEntry) =>
+  comparable([
+    entry.eccn,
+    entry.heading,
+    ...entry.licenseRequirements.controls.map((row) => JSON.stringify(row)),
+    ...entry.licenseRequirements.notes,
+    ...entry.licenseExceptions.exceptions.map((exception) => `${exception.label} ${exception.text}`),
+    ...entry.licenseExceptions.notes,
+    ...entry.listOfItemsControlled.fields.map((field) => `${field.label} ${field.text}`),
+    ...entry.listOfItemsControlled.items.map((item) => item.text)
+  ].join(" \n "))
 
 export class CclIndex extends Context.Tag("app/CclIndex")<CclIndex, CclIndexShape>() {}
 
@@ -137,7 +159,29 @@ export const make: Effect.Effect<CclIndexShape, never, EcfrSource | DataGenerati
         : Effect.succeed(known)
     })
 
+  const texts = new WeakMap<ParsedParts.Parsed<ParsedCcl>, ReadonlyArray<readonly [string, string]>>()
+  const textsOf = (parsed: ParsedParts.Parsed<ParsedCcl>) => {
+    let known = texts.get(parsed)
+    if (known === undefined) {
+      known = [...parsed.value.entries.values()].map((entry) => [entry.eccn, entryText(entry)] as const)
+      texts.set(parsed, known)
+    }
+    return known
+  }
+
   return {
+    eccnHolding: (fragments) =>
+      Effect.map(ccl.get, (parsed) => {
+        const entries = textsOf(parsed)
+        // longest first: a long fragment is the likeliest to occur in one entry only
+        const candidates = fragments.map(comparable).filter((fragment) => fragment.length >= 12)
+          .sort((a, b) => b.length - a.length)
+        for (const fragment of candidates) {
+          const holding = entries.filter(([, text]) => text.includes(fragment))
+          if (holding.length === 1) return holding[0]![0]
+        }
+        return undefined
+      }),
     lookup: (query) => query._tag === "Ear99" ? Effect.succeed(ear99Answer) : lookupEntry(query.eccn, query.paragraph),
     entry: (eccn, paragraph) =>
       Effect.flatMap(ccl.get, (parsed) =>

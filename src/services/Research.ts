@@ -35,6 +35,11 @@ export interface ResearchShape {
     documentNumber: string,
     options?: { readonly maxBodyChars?: number }
   ) => Effect.Effect<FederalRegisterDocumentResponse, FederalRegisterDocumentNotFound>
+  /** The document a citation names (`90 FR 47201`, `FR Doc. 2025-19001`), as `getFederalRegisterDocument` answers it. */
+  readonly federalRegisterByCitation: (
+    citation: string,
+    options?: { readonly maxBodyChars?: number }
+  ) => Effect.Effect<FederalRegisterDocumentResponse, FederalRegisterDocumentNotFound>
   readonly searchSecEdgar: (params: SecEdgarSearchParams) => Effect.Effect<SecEdgarSearchResponse, InvalidRequest>
   /** The CFR-wide (all titles) eCFR search. */
   readonly searchEcfr: (params: CfrSearchParams) => Effect.Effect<CfrSearchResponse>
@@ -76,6 +81,7 @@ export const makeWith = (policy: ClientPolicy) =>
     return {
       searchFederalRegister: federalRegister.search,
       getFederalRegisterDocument: federalRegister.document,
+      federalRegisterByCitation: federalRegister.byCitation,
       searchSecEdgar: edgar.search,
       searchEcfr: ecfr.search,
       searchGovinfo: govinfo.search,

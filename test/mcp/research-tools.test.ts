@@ -99,15 +99,23 @@ describe("MCP research tools", () => {
     expect(blank.result.isError).toBe(true)
   })
 
-  it("get_federal_register_document cuts long bodies to 40,000 characters and says so", async () => {
+  it("get_federal_register_document pages long bodies within the result budget and names the next call", async () => {
     const { result } = await callTool(server, "get_federal_register_document", { document_number: longNumber })
-    const document = result.structuredContent.document
-    expect(document.body).toHaveLength(40_000)
-    expect(document.body_truncated).toBe(true)
+    const answer = result.structuredContent
+    expect(result.content[0].text.length).toBeLessThanOrEqual(20_000)
+    expect(answer.document.body_truncated).toBe(true)
     const full = await rest(`/api/federal-register/${longNumber}`)
     expect(full.document.body.length).toBeGreaterThan(100_000)
-    expect(document.body_chars).toBe(full.document.body_chars)
-    expect(document.body).toBe(full.document.body.slice(0, 40_000))
+    expect(answer.document.body_chars).toBe(full.document.body_chars)
+    expect(answer.document.body).toBe(full.document.body.slice(0, answer.next_offset))
+    expect(answer.rest).toContain(`get_federal_register_document {"document_number":"${longNumber}","offset":`)
+    const second = await callTool(server, "get_federal_register_document", {
+      document_number: longNumber,
+      offset: answer.next_offset
+    })
+    expect(second.result.structuredContent.body_offset).toBe(answer.next_offset)
+    expect(full.document.body.startsWith(answer.document.body + second.result.structuredContent.document.body))
+      .toBe(true)
   })
 
   it("answers an unknown document number as a tool error", async () => {

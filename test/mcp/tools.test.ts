@@ -40,14 +40,19 @@ describe("production MCP tools", () => {
 
   it("list_skills, get_skill and get_skill_bundle answer what /skills serves", async () => {
     const list = await callTool(server, "list_skills", {})
-    expect(list.result.structuredContent).toEqual(await (await server.get("/skills")).json())
+    // the HTTP addresses are left out over MCP: the files are resources there
+    const listed = await (await server.get("/skills")).json()
+    expect(list.result.structuredContent).toEqual({
+      ...listed,
+      skills: listed.skills.map(({ upstream: _u, urls: _r, ...skill }: Record<string, unknown>) => skill)
+    })
     const skill = await callTool(server, "get_skill", { name: "svc-classify" })
     expect(skill.result.content).toEqual([{
       type: "text",
       text: await (await server.get("/skills/svc-classify")).text()
     }])
-    const bundle = await callTool(server, "get_skill_bundle", { name: "svc-csl" })
-    expect(bundle.result.structuredContent).toEqual(await (await server.get("/skills/svc-csl/bundle")).json())
+    const bundle = await callTool(server, "get_skill_bundle", { name: "svc-setup" })
+    expect(bundle.result.structuredContent).toEqual(await (await server.get("/skills/svc-setup/bundle")).json())
     const unknown = await callTool(server, "get_skill", { name: "svc-nope" })
     expect(unknown.result.isError).toBe(true)
     expect(unknown.result.content[0].text).toMatch(/^Invalid arguments: `name` must be one of "svc-classify"/)

@@ -71,7 +71,7 @@ const node = (identifier: string, label: string, type: string, children?: Array<
 })
 
 /** The structure (rooted at title 15) and versions documents of the synthetic part. */
-const syntheticDocuments = (part: number) => {
+export const syntheticDocuments = (part: number) => {
   const sections = [
     node(`${part}.1`, `§ ${part}.1 Introduction.`, "section"),
     node(`${part}.2`, `§ ${part}.2 [Reserved]`, "section"),

@@ -11,12 +11,13 @@ import {
 } from "../../domain/Cfr.ts"
 import { DataStateFields } from "../../domain/DataState.ts"
 import { InvalidRequest } from "../../domain/Problem.ts"
+import { PagedFields } from "../../domain/ResultBudget.ts"
 import { CfrTitleNumber, SupportedPartNumber, supportedParts } from "../../domain/Service.ts"
 import { parseParagraphPath, sliceParagraph } from "../../services/ecfr/Paragraph.ts"
 import { sectionPlainText } from "../../services/ecfr/SectionText.ts"
 import { EcfrSource, type Served } from "../../services/EcfrSource.ts"
 import * as Budget from "../Budget.ts"
-import { ecfrSearchState, onePerSection } from "../EcfrSearchPresentation.ts"
+import { AgentSearchResult, ecfrSearchState, onePerSection, withEccns } from "../EcfrSearchPresentation.ts"
 import * as Tool from "../Tool.ts"
 
 const Part = SupportedPartNumber
@@ -220,14 +221,21 @@ export const getEcfrText = Tool.make({
     )
 })
 
-const PartSearchAnswer = Schema.Struct({ ...PartSearchResponse.fields, ...DataStateFields })
-const TitleSearchAnswer = Schema.Struct({ ...TitleSearchResponse.fields, ...DataStateFields })
+const agentFields = { results: Schema.Array(AgentSearchResult), ...DataStateFields, rest: PagedFields.rest }
+const PartSearchAnswer = Schema.Struct({ ...PartSearchResponse.fields, ...agentFields })
+const TitleSearchAnswer = Schema.Struct({ ...TitleSearchResponse.fields, ...agentFields })
 
-/** The REST answer with one hit per section and the state of the data beside the hits. */
-const forAgents = <A extends PartSearchResponse | TitleSearchResponse>(answer: A) => {
-  const results = onePerSection(answer.results)
-  return { ...answer, results, ...ecfrSearchState(answer.meta.engine, answer.query, results.length) }
-}
+/**
+ * The REST answer with one hit per section, CCL hits with their ECCN, the state of the data
+ * beside the hits, and no more hits than fit the result budget.
+ */
+const forAgents = <A extends PartSearchResponse | TitleSearchResponse>(answer: A) =>
+  Effect.map(withEccns(onePerSection(answer.results)), (results) =>
+    Budget.fitHits(
+      { ...answer, results, ...ecfrSearchState(answer.meta.engine, answer.query, results.length) },
+      "results",
+      "Ask again with a smaller `per_page`."
+    ))
 
 /** REST twin: `GET /api/ecfr/{part}/search`, one hit per section. */
 export const searchEcfrPart = Tool.make({
@@ -240,7 +248,7 @@ export const searchEcfrPart = Tool.make({
   input: Tool.jsonArguments(Schema.Struct({ part: Part, ...searchArguments })),
   output: Tool.structured(PartSearchAnswer),
   run: ({ part, ...args }) =>
-    Effect.flatMap(EcfrSource, (source) => Effect.map(source.searchPart(part, searchRequest(args)), forAgents))
+    Effect.flatMap(EcfrSource, (source) => Effect.flatMap(source.searchPart(part, searchRequest(args)), forAgents))
 })
 
 /** REST twin: `GET /api/ecfr/search`, one hit per section. */
@@ -256,7 +264,10 @@ export const searchEcfrTitle = Tool.make({
   })),
   output: Tool.structured(TitleSearchAnswer),
   run: ({ title, ...args }) =>
-    Effect.flatMap(EcfrSource, (source) => Effect.map(source.searchTitle(title ?? 15, searchRequest(args)), forAgents))
+    Effect.flatMap(
+      EcfrSource,
+      (source) => Effect.flatMap(source.searchTitle(title ?? 15, searchRequest(args)), forAgents)
+    )
 })
 
 export const ecfrTools = [getEcfrPart, getEcfrSections, searchEcfrPart, searchEcfrTitle, getEcfrText] as const

@@ -1,6 +1,8 @@
 import { Effect, Schema } from "effect"
-import { SkillBundle, SkillList, SkillName } from "../../domain/Skills.ts"
+import { PagedFields, PageOffset } from "../../domain/ResultBudget.ts"
+import { SkillBundle, SkillList, SkillMeta, SkillName } from "../../domain/Skills.ts"
 import { SkillsMirror } from "../../services/SkillsMirror.ts"
+import * as Budget from "../Budget.ts"
 import * as Tool from "../Tool.ts"
 
 const NameInput = Schema.Struct({
@@ -11,10 +13,71 @@ const NameInput = Schema.Struct({
 const BundleInput = Schema.Struct({
   name: SkillName.annotations({
     jsonSchema: { type: "string", pattern: "^svc-[a-z-]+$", description: "A skill name as get_skill takes it" }
-  })
+  }),
+  offset: PageOffset
 })
 
-/** REST twin: `GET /skills`. */
+/** A page of a bundle: whole files in bundle order (SKILL.md first); the REST document when it all fits. */
+const BundlePage = Schema.Struct({
+  ...SkillBundle.fields,
+  skill_md: Schema.optional(SkillBundle.fields.skill_md),
+  ...PagedFields
+})
+type BundlePage = typeof BundlePage.Type
+
+type FileKind = "templates" | "references" | "prompts"
+const fileKinds: ReadonlyArray<FileKind> = ["templates", "references", "prompts"]
+
+/**
+ * The files of a bundle from `offset` while they fit the result budget (at least one, so paging
+ * moves on; no skill file comes near the budget alone), and the call that reads the rest.
+ */
+export const bundlePage = (bundle: SkillBundle, offset: number): BundlePage => {
+  const files: Array<readonly [FileKind | "skill_md", string, string]> = [
+    ["skill_md", "SKILL.md", bundle.skill_md],
+    ...fileKinds.flatMap((kind) =>
+      Object.entries(bundle[kind] ?? {}).map(([file, text]) => [kind, file, text] as const)
+    )
+  ]
+  const { skill_md: _skill, templates: _t, references: _r, prompts: _p, ...head } = bundle
+  // the head (name, description, upstream) and the cut note are room the files cannot use
+  const room = Budget.DefaultResultChars - Budget.jsonChars(head) - 400
+  const start = Math.min(offset, files.length)
+  const shown = files.slice(start, start + Budget.fittingCount(files.slice(start), room))
+  const end = start + shown.length
+  const page: Record<string, unknown> = { ...head }
+  for (const [kind, file, text] of shown) {
+    if (kind === "skill_md") page.skill_md = text
+    else page[kind] = { ...(page[kind] as Record<string, string> | undefined), [file]: text }
+  }
+  if (start === 0 && end === files.length) return page as BundlePage
+  const left = files.slice(end).map(([, file]) => file)
+  return {
+    ...(page as BundlePage),
+    ...(end < files.length ? { next_offset: end } : {}),
+    rest: end < files.length
+      ? `Files ${start + 1}-${end} of ${files.length} shown; not yet: ${left.join(", ")}. Rest: ${
+        Budget.callOf("get_skill_bundle", { name: bundle.name, offset: end })
+      }`
+      : `Files ${start + 1}-${end} of ${files.length}: the last page.`
+  }
+}
+
+/**
+ * The list as agents read it over MCP: each skill's HTTP addresses left out (its files are the
+ * resources the description names; the 20 skills' URLs were most of a 28,000-character answer).
+ */
+const McpSkillList = Schema.Struct({
+  ...SkillList.fields,
+  skills: Schema.Array(Schema.Struct({ ...SkillMeta.fields, urls: Schema.optional(Schema.Never) }))
+})
+
+const withoutUrls = (list: SkillList): typeof McpSkillList.Type => ({
+  ...list,
+  skills: list.skills.map(({ upstream: _upstream, urls: _urls, ...skill }) => skill)
+})
+
+/** REST twin: `GET /skills` (without the HTTP addresses of each skill and its files). */
 export const listSkills = Tool.make({
   name: "list_skills",
   title: "List the compliance skills",
@@ -23,8 +86,8 @@ export const listSkills = Tool.make({
   version: "1.0.0",
   annotations: Tool.readOnly("List the compliance skills"),
   input: Schema.Struct({}),
-  output: Tool.structured(SkillList),
-  run: () => Effect.flatMap(SkillsMirror, (mirror) => mirror.list)
+  output: Tool.structured(McpSkillList),
+  run: () => Effect.flatMap(SkillsMirror, (mirror) => Effect.map(mirror.list, withoutUrls))
 })
 
 /** REST twin: `GET /skills/{name}`. */
@@ -44,12 +107,17 @@ export const getSkill = Tool.make({
 export const getSkillBundle = Tool.make({
   name: "get_skill_bundle",
   title: "Read a skill with all its files",
-  description: "SKILL.md plus every template, reference and prompt of one skill (file name → markdown).",
+  description: "SKILL.md plus every template, reference and prompt of one skill (file name → markdown), about " +
+    `${Budget.DefaultResultChars} characters a page.`,
   version: "1.0.0",
   annotations: Tool.readOnly("Read a skill with all its files"),
   input: BundleInput,
-  output: Tool.structured(SkillBundle),
-  run: ({ name }) => Effect.flatMap(SkillsMirror, (mirror) => mirror.bundle(name))
+  output: Tool.structured(BundlePage),
+  run: ({ name, offset }) =>
+    Effect.flatMap(
+      SkillsMirror,
+      (mirror) => Effect.map(mirror.bundle(name), (bundle) => bundlePage(bundle, offset ?? 0))
+    )
 })
 
 export const skillsTools = [listSkills, getSkill, getSkillBundle] as const

@@ -8,6 +8,7 @@ import type {
 import { federalRegisterAgencies, FederalRegisterDocumentNotFound } from "../../domain/Research.ts"
 import { jsonBody, type UpstreamClient, type UpstreamError } from "../Upstream.ts"
 import { cachedLookup, decodeEach, softly } from "./FailSoft.ts"
+import { makeResolver, parseFrCitation } from "./FederalRegisterCitation.ts"
 import {
   documentPath,
   documentsPath,
@@ -23,6 +24,9 @@ const label = "The Federal Register API"
 
 /** Per SPEC the Federal Register is cached about six hours. */
 export const cacheTtl = "6 hours"
+
+/** The most a citation's resolution may take, all its issue probes together. */
+export const citationDeadline = "30 seconds"
 
 /** Bodies longer than this (a handful of giant rules) are kept and served cut short, marked truncated. */
 export const maxBodyChars = 2_000_000
@@ -172,7 +176,59 @@ export const make = (client: UpstreamClient) =>
         return response
       })
 
-    return { search, document }
+    const pageOf = yield* makeResolver(client, cacheTtl)
+
+    /**
+     * The document a citation names: `FR Doc. 2025-19001` is its number; `90 FR 47201` is found by
+     * the page (see `makeResolver`). Upstream trouble answers soft, with the citation as given.
+     */
+    const byCitation = (
+      citation: string,
+      options: { readonly maxBodyChars?: number } = {}
+    ): Effect.Effect<FederalRegisterDocumentResponse, FederalRegisterDocumentNotFound> => {
+      const parsed = parseFrCitation(citation)
+      if (parsed === undefined) {
+        return Effect.fail(
+          new FederalRegisterDocumentNotFound({
+            detail: `"${citation.slice(0, 40)}" is not a Federal Register citation: write \`90 FR 47201\` or ` +
+              "`FR Doc. 2025-19001`.",
+            document_number: citation.slice(0, 40)
+          })
+        )
+      }
+      if (parsed._tag === "DocumentNumber") return document(parsed.documentNumber, options)
+      const cited = `${parsed.volume} FR ${parsed.page}`
+      return pageOf(parsed.volume, parsed.page).pipe(
+        Effect.timeoutFail({
+          duration: citationDeadline,
+          onTimeout: () => ({ timedOut: true as const })
+        }),
+        Effect.matchEffect({
+          onFailure: (error) =>
+            "timedOut" in error
+              ? Effect.succeed<FederalRegisterDocumentResponse>({
+                document_number: cited,
+                document: null,
+                source,
+                error: `${label} did not resolve ${cited} within ${citationDeadline}`
+              })
+              : softly(label, (message) => ({ document_number: cited, document: null, source, error: message }))(
+                error
+              ),
+          onSuccess: (found) =>
+            found === undefined
+              ? Effect.fail(
+                new FederalRegisterDocumentNotFound({
+                  detail: `No Federal Register issue of ${parsed.volume + 1935} holds page ${parsed.page} (${cited}).`,
+                  document_number: cited
+                })
+              )
+              : document(found, options)
+        })
+      )
+    }
+
+    return { search, document, byCitation }
   })
 
 class FederalRegisterSearchKey extends Data.Class<{
