@@ -8,40 +8,46 @@ import { loadConfig } from "./Startup.ts"
 /** The variable holding the credential a stdio connection acts with (an API key on the public deployment). */
 export const ApiKeyVariable = "ECDS_API_KEY"
 
-const connect = Effect.gen(function*() {
-  const [{ McpCatalog }, { Auth }, { AccessPolicy }, Stdio] = yield* load(() =>
-    Promise.all([
-      import("../mcp/Catalog.ts"),
-      import("../services/Auth.ts"),
-      import("../services/AccessPolicy.ts"),
-      import("../mcp/Stdio.ts")
-    ])
-  )
-  const catalog = yield* McpCatalog
-  const key = process.env[ApiKeyVariable]?.trim()
-  const authorization = key === undefined || key === "" ? undefined : `Bearer ${key}`
-  const principal = yield* (yield* Auth).authenticate(authorization)
-  if (authorization !== undefined && !hasUsableCredential(principal)) {
-    return yield* new CommandFailed({
-      message: `${ApiKeyVariable}=(hidden): not a recognized, active credential of this deployment; ` +
-        `unset it to run the free tools, or set a key from \`ecds keys create\``
-    })
-  }
-  // the deployment's access policy for /mcp applies to the whole connection (the enclave needs a service JWT)
-  const denied = (yield* AccessPolicy).check("/mcp", principal, authorization !== undefined)
-  if (denied !== undefined) {
-    return yield* new CommandFailed({
-      message: `this deployment needs a credential for MCP: ${denied.error.detail} Set ${ApiKeyVariable} to it.`
-    })
-  }
-  const input = createInterface({ input: process.stdin, crlfDelay: Infinity })
-  yield* Stdio.serveLines(
-    { catalog, challenge: undefined },
-    principal,
-    Stream.fromAsyncIterable(input, (error) => new CommandFailed({ message: `stdin: ${String(error)}` })),
-    (line) => Effect.sync(() => void process.stdout.write(`${line}\n`))
-  )
-})
+/** `baseUrl`: the public base URL problem types in error data are resolved against. */
+const connect = (baseUrl: string) =>
+  Effect.gen(function*() {
+    const [{ McpCatalog }, { Auth }, { AccessPolicy }, Stdio] = yield* load(() =>
+      Promise.all([
+        import("../mcp/Catalog.ts"),
+        import("../services/Auth.ts"),
+        import("../services/AccessPolicy.ts"),
+        import("../mcp/Stdio.ts")
+      ])
+    )
+    const catalog = yield* McpCatalog
+    const key = process.env[ApiKeyVariable]?.trim()
+    const authorization = key === undefined || key === "" ? undefined : `Bearer ${key}`
+    const principal = yield* (yield* Auth).authenticate(authorization).pipe(
+      Effect.catchTag("StoreUnavailable", (error) =>
+        new CommandFailed({ message: `${ApiKeyVariable}=(hidden) cannot be checked: ${error.detail}` }))
+    )
+    if (authorization !== undefined && !hasUsableCredential(principal)) {
+      return yield* new CommandFailed({
+        message: `${ApiKeyVariable}=(hidden): not a recognized, active credential of this deployment; ` +
+          `unset it to run the free tools, or set a key from \`ecds keys create\``
+      })
+    }
+    // the deployment's access policy for /mcp applies to the whole connection (the enclave needs a service JWT)
+    const denied = (yield* AccessPolicy).check("/mcp", principal, authorization !== undefined)
+    if (denied !== undefined) {
+      return yield* new CommandFailed({
+        message: `this deployment needs a credential for MCP: ${denied.error.detail} Set ${ApiKeyVariable} to it.`
+      })
+    }
+    const input = createInterface({ input: process.stdin, crlfDelay: Infinity })
+    yield* Stdio.serveLines(
+      { catalog, challenge: undefined, baseUrl },
+      principal,
+      Stream.fromAsyncIterable(input, (error) =>
+        new CommandFailed({ message: `stdin: ${String(error)}` })),
+      (line) => Effect.sync(() => void process.stdout.write(`${line}\n`))
+    )
+  })
 
 export const mcp = leaf({
   name: "mcp",
@@ -69,7 +75,7 @@ export const mcp = leaf({
         Layer.provide(Layer.succeed(AppConfig, config)),
         Layer.provide(Outbound.layerNode)
       )
-      yield* Effect.scoped(connect.pipe(Effect.provide(services))).pipe(
+      yield* Effect.scoped(connect(config.publicBaseUrl).pipe(Effect.provide(services))).pipe(
         Effect.catchAll((error) =>
           Effect.fail(
             error instanceof CommandFailed

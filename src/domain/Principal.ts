@@ -1,4 +1,5 @@
-import { Context, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
+import type { StoreUnavailable } from "./Problem.ts"
 
 /**
  * Who is calling, as the Auth service resolved the bearer. Unknown and malformed bearers resolve
@@ -51,3 +52,20 @@ export const hasUsableCredential = (principal: Principal): boolean =>
  * disclosure and the document payers all read this one value.
  */
 export class CurrentPrincipal extends Context.Tag("app/CurrentPrincipal")<CurrentPrincipal, Principal>() {}
+
+/**
+ * Present in a request's context when its bearer could not be checked because the account store is
+ * unreachable. `CurrentPrincipal` is then anonymous, so free reads are still served (under the
+ * anonymous limits); whatever needs the credential (MCP calls, paid renders) answers with this
+ * error (503 store-unavailable) instead of refusing a credential that may well be valid.
+ */
+export class UnverifiedCredential extends Context.Tag("app/UnverifiedCredential")<
+  UnverifiedCredential,
+  StoreUnavailable
+>() {}
+
+/** Fails with the request's `UnverifiedCredential`, when there is one; succeeds otherwise. */
+export const credentialChecked: Effect.Effect<void, StoreUnavailable> = Effect.flatMap(
+  Effect.serviceOption(UnverifiedCredential),
+  Option.match({ onNone: () => Effect.void, onSome: Effect.fail })
+)

@@ -149,6 +149,9 @@ const storeUnavailable = problem({
   title: "Store unavailable",
   description: "The database keeping shared state cannot be reached; nothing was changed. Retry in a few seconds."
 })
+/** Seconds a client is told to wait (`Retry-After`) before retrying after a store outage. */
+export const RetryAfterSeconds = 5
+
 export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()(
   "StoreUnavailable",
   storeUnavailable.fields,

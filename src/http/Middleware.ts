@@ -1,7 +1,8 @@
 import type { HttpServerError } from "@effect/platform"
 import { HttpLayerRouter, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { anonymous, CurrentPrincipal, type Principal } from "../domain/Principal.ts"
+import { anonymous, CurrentPrincipal, type Principal, UnverifiedCredential } from "../domain/Principal.ts"
+import type { StoreUnavailable } from "../domain/Problem.ts"
 import { ServiceVersion } from "../domain/Service.ts"
 import { AccessLog } from "../services/AccessLog.ts"
 import { AccessPolicy } from "../services/AccessPolicy.ts"
@@ -17,12 +18,18 @@ import * as ResponseCache from "./middleware/ResponseCache.ts"
 import { RouteCatalog } from "./RouteCatalog.ts"
 
 /**
- * The caller of a request: what the deployment's Auth makes of its `Authorization` header (or its absence). A
- * resolver that dies leaves the caller anonymous; nothing about the credential is logged.
+ * The caller of a request: what the deployment's Auth makes of its `Authorization` header (or its absence),
+ * with the store outage that kept a credential from being checked. A resolver that dies leaves the caller
+ * anonymous; nothing about the credential is logged.
  */
-const resolvePrincipal = (auth: AuthShape, authorization: string | undefined): Effect.Effect<Principal> =>
+const resolvePrincipal = (
+  auth: AuthShape,
+  authorization: string | undefined
+): Effect.Effect<{ readonly principal: Principal; readonly unverified?: StoreUnavailable }> =>
   auth.authenticate(authorization).pipe(
-    Effect.catchAllCause(() => Effect.as(Effect.logWarning("credential check failed"), anonymous))
+    Effect.map((principal) => ({ principal })),
+    Effect.catchTag("StoreUnavailable", (unverified) => Effect.succeed({ principal: anonymous, unverified })),
+    Effect.catchAllCause(() => Effect.as(Effect.logWarning("credential check failed"), { principal: anonymous }))
   )
 
 /**
@@ -69,14 +76,17 @@ export const AppMiddleware = HttpLayerRouter.middleware<{
           responseHeaders: { "api-version": ServiceVersion, "x-request-id": id, "x-content-type-options": "nosniff" }
         }
         const authorization = request.headers["authorization"]
-        const admit = (principal: Principal) => {
+        const admit = ({ principal, unverified }: { principal: Principal; unverified?: StoreUnavailable }) => {
           const denied = policy.check(info.routedPath, principal, authorization !== undefined)
           if (denied !== undefined) {
             return Effect.succeed(withHeaders(finishError(denied.error, info, baseUrl, denied.headers), info))
           }
           const key = cache.keyOf(info)
           const builtAt = cache.generation()
-          const routed = Effect.provideService(app, CurrentPrincipal, principal)
+          const withPrincipal = Effect.provideService(app, CurrentPrincipal, principal)
+          const routed = unverified === undefined
+            ? withPrincipal
+            : Effect.provideService(withPrincipal, UnverifiedCredential, unverified)
           const handled = withProblems(Effect.scoped(Effect.annotateLogs(routed, "requestId", id)), info, baseUrl).pipe(
             Effect.map((response) => {
               const validated = withHeaders(response, info)

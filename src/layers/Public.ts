@@ -82,7 +82,7 @@ export const SharedServices = sharedServicesOver(Ecfr.layer)
  * Accounts: API keys with their prepaid credits in the SQL store (after the one-time import of the
  * DATA_DIR JSON files), and the OAuth authorization server over the development user store.
  */
-const AccountServices = Layer.mergeAll(OAuthServer.layer, SqlCredits.layer(), SqlKeys.layer).pipe(
+const AccountServices = Layer.mergeAll(OAuthServer.layer, SqlCredits.layerFromConfig, SqlKeys.layer).pipe(
   Layer.provideMerge(UserDirectory.layerEmbedded),
   Layer.provide(JsonImport.layer)
 )

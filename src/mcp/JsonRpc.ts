@@ -26,6 +26,8 @@ export const ErrorCode = {
   InternalError: -32603,
   /** Implementation-defined (JSON-RPC server-error range, outside the range MCP reserves). */
   Unauthorized: -32000,
+  /** The credential could not be checked: the account store is unreachable (HTTP 503, Retry-After). */
+  StoreUnavailable: -32001,
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022

@@ -1,5 +1,6 @@
-import { Effect } from "effect"
-import { hasUsableCredential, type Principal } from "../domain/Principal.ts"
+import { Effect, Either, Schema } from "effect"
+import { anonymous, hasUsableCredential, type Principal } from "../domain/Principal.ts"
+import { publishedProblem, RetryAfterSeconds, StoreUnavailable } from "../domain/Problem.ts"
 import type { McpCatalogShape } from "./Catalog.ts"
 import * as JsonRpc from "./JsonRpc.ts"
 import { ErrorCode, RpcError } from "./JsonRpc.ts"
@@ -23,6 +24,8 @@ export interface ServerOptions {
    * free surface, and the connection's principal (a configured key) discloses the rest.
    */
   readonly challenge: { readonly resourceMetadataUrl: string } | undefined
+  /** The service's public base URL, against which problem types in error data are resolved. */
+  readonly baseUrl: string
 }
 
 export const failure = (id: JsonRpc.RequestId | null, error: RpcError, status = error.status): Reply => ({
@@ -43,6 +46,16 @@ const challenge = (resourceMetadataUrl: string, bearerPresented: boolean) =>
       "www-authenticate": `Bearer resource_metadata="${resourceMetadataUrl}"` +
         (bearerPresented ? ", error=\"invalid_token\"" : "")
     }
+  )
+
+/** A call that needs the credential, when the store that could check it is unreachable: retry, nothing ran. */
+const credentialUnchecked = (error: StoreUnavailable, baseUrl: string) =>
+  new RpcError(
+    ErrorCode.StoreUnavailable,
+    `Service unavailable: ${error.detail}`,
+    503,
+    publishedProblem(Schema.encodeSync(StoreUnavailable)(error), baseUrl),
+    { "retry-after": String(RetryAfterSeconds) }
   )
 
 /**
@@ -66,7 +79,8 @@ export const handle = (
     readonly body: string
     /** Undefined on a transport without headers (stdio). */
     readonly headers: Headers | undefined
-    readonly principal: Effect.Effect<Principal>
+    /** The caller; `StoreUnavailable` when a presented credential could not be checked. */
+    readonly principal: Effect.Effect<Principal, StoreUnavailable>
   }
 ): Effect.Effect<Reply> => {
   const parsed = JsonRpc.parse(input.body)
@@ -81,7 +95,12 @@ export const handle = (
     const notFound = new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`)
     return Effect.succeed(failure(request.id, notFound, legacy ? 200 : 404))
   }
-  return Effect.flatMap(input.principal, (principal) => {
+  return Effect.flatMap(Effect.either(input.principal), (resolved) => {
+    // an unchecked credential still reads what anonymous callers read (initialize, tools/list)
+    if (Either.isLeft(resolved) && method.authenticated) {
+      return Effect.succeed(failure(request.id, credentialUnchecked(resolved.left, options.baseUrl)))
+    }
+    const principal = Either.getOrElse(resolved, () => anonymous)
     if (options.challenge !== undefined && method.authenticated && !hasUsableCredential(principal)) {
       const presented = input.headers?.["authorization"] !== undefined
       return Effect.succeed(failure(request.id, challenge(options.challenge.resourceMetadataUrl, presented)))

@@ -54,6 +54,11 @@ export interface AppConfigShape {
   readonly pdfLinkTtlSeconds: number
   /** Cap on the bytes of rendered documents waiting for download. */
   readonly pdfStoreMaxBytes: number
+  /**
+   * How long a credit taken for a render stays held before any instance gives it back as abandoned
+   * (its instance died mid-render); far above the longest render.
+   */
+  readonly creditHoldSeconds: number
   /** Shown in 402 answers of the document endpoints: how to obtain a key or credits. */
   readonly enterprisePlan: {
     readonly name: string
@@ -337,6 +342,7 @@ const variables = Config.all({
     512 * 1024 * 1024,
     "a byte count of at least 1048576"
   ),
+  creditHoldSeconds: integerIn("CREDIT_HOLD_SECONDS", 1, 86_400, 900, "seconds from 1 to 86400 (a day)"),
   enterprisePlanName: Config.string("ENTERPRISE_PLAN_NAME").pipe(Config.withDefault("Enterprise")),
   enterprisePurchaseUrl: Config.option(absoluteUrl("ENTERPRISE_PURCHASE_URL")),
   enterpriseContact: Config.string("ENTERPRISE_CONTACT").pipe(Config.withDefault("sales@example.com"))
@@ -433,6 +439,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
     renderBackendUrl: v.renderBackendUrl,
     pdfLinkTtlSeconds: v.pdfLinkTtlSeconds,
     pdfStoreMaxBytes: v.pdfStoreMaxBytes,
+    creditHoldSeconds: v.creditHoldSeconds,
     enterprisePlan: {
       name: v.enterprisePlanName,
       purchaseUrl: Option.getOrElse(v.enterprisePurchaseUrl, () => `${publicBaseUrl}/docs`),

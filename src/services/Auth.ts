@@ -1,12 +1,18 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { anonymous, type Principal } from "../domain/Principal.ts"
+import type { StoreUnavailable } from "../domain/Problem.ts"
 
 /**
  * Turns the `Authorization` header into a Principal. Deployments differ only in the layer they
  * provide (API keys and OAuth tokens on the public deployment, service JWTs on the enclave).
  */
 export interface AuthShape {
-  readonly authenticate: (authorization: string | undefined) => Effect.Effect<Principal>
+  /**
+   * The caller; `StoreUnavailable` when a bearer was presented that could only be checked against
+   * the account store, and the store cannot be reached (the caller is then neither known nor
+   * anonymous: the HTTP layer serves free reads and answers 503 where the credential matters).
+   */
+  readonly authenticate: (authorization: string | undefined) => Effect.Effect<Principal, StoreUnavailable>
 }
 
 export class Auth extends Context.Tag("app/Auth")<Auth, AuthShape>() {}
@@ -27,12 +33,13 @@ export const layerFixed = (table: Readonly<Record<string, Principal>>): Layer.La
 
 /**
  * One kind of bearer credential. `accepts` is a cheap shape check (a prefix, a JWS layout) so a
- * bearer reaches only the resolvers that could know it; `resolve` looks it up. Resolvers handle
- * their own failures: a store or key-set outage resolves to `None`, never to an error.
+ * bearer reaches only the resolvers that could know it; `resolve` looks it up. An unreachable
+ * account store is `StoreUnavailable` (the credential may well be valid); other failures (a key-set
+ * outage) resolve to `None`.
  */
 export interface BearerResolver {
   readonly accepts: (bearer: string) => boolean
-  readonly resolve: (bearer: string) => Effect.Effect<Option.Option<Principal>>
+  readonly resolve: (bearer: string) => Effect.Effect<Option.Option<Principal>, StoreUnavailable>
 }
 
 /**
@@ -45,7 +52,7 @@ export const fromResolvers = (resolvers: ReadonlyArray<BearerResolver>): AuthSha
     const bearer = bearerOf(authorization)
     if (bearer === undefined) return Effect.succeed(anonymous)
     const candidates = resolvers.filter((resolver) => resolver.accepts(bearer))
-    const attempt = (index: number): Effect.Effect<Principal> =>
+    const attempt = (index: number): Effect.Effect<Principal, StoreUnavailable> =>
       index >= candidates.length
         ? Effect.succeed(anonymous)
         : Effect.flatMap(

@@ -1,5 +1,6 @@
 import { Context, Data, Effect, Exit, Layer } from "effect"
 import { join } from "node:path"
+import type { StoreUnavailable } from "../domain/Problem.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { fileStore, type JsonStore, memoryStore } from "./store/JsonFileStore.ts"
 
@@ -19,9 +20,13 @@ export interface CreditsShape {
   /**
    * Runs `work` paid with one credit: the credit is debited before it starts, so concurrent
    * requests can never spend the same credit twice, and given back if `work` fails or is
-   * interrupted, so only delivered work is paid for.
+   * interrupted, so only delivered work is paid for. `StoreUnavailable` when the credit cannot be
+   * taken (the work then never starts).
    */
-  readonly spend: <A, E, R>(keyId: string, work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | NoCredits, R>
+  readonly spend: <A, E, R>(
+    keyId: string,
+    work: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | NoCredits | StoreUnavailable, R>
 }
 
 export class Credits extends Context.Tag("app/Credits")<Credits, CreditsShape>() {}

@@ -1,5 +1,6 @@
 import { Context, Data, Effect, Layer } from "effect"
 import type { Principal } from "../domain/Principal.ts"
+import type { StoreUnavailable } from "../domain/Problem.ts"
 import { Credits, type CreditsShape, type NoCredits } from "./Credits.ts"
 import { Entitlement } from "./ServiceJwt.ts"
 
@@ -10,8 +11,11 @@ export interface Payer {
   /** A billing problem that blocks final documents until it is resolved. */
   readonly billingIssue: boolean
   readonly balance: Effect.Effect<number>
-  /** Runs the rendering paid for: one credit, given back if it fails, or nothing under a plan. */
-  readonly pay: <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | NoCredits, R>
+  /**
+   * Runs the rendering paid for: one credit, given back if it fails, or nothing under a plan;
+   * `StoreUnavailable` when the credit cannot be taken.
+   */
+  readonly pay: <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | NoCredits | StoreUnavailable, R>
 }
 
 /** The principal cannot pay for documents at all: not signed in, a deactivated key, or not entitled. */

@@ -8,7 +8,7 @@ import {
 } from "../domain/Documents.ts"
 import { missingJudgements, validatePayload } from "../domain/documents/Contract.ts"
 import { contracts } from "../domain/documents/index.ts"
-import { InvalidRequest } from "../domain/Problem.ts"
+import { InvalidRequest, type StoreUnavailable } from "../domain/Problem.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { NoCredits } from "./Credits.ts"
 import type { Payer } from "./DocumentPayers.ts"
@@ -72,7 +72,7 @@ export const make = (renderer: RendererShape, plan: PlanInfo) =>
   deliver: (document: RenderedDocument) => Effect.Effect<A, E>
 ): Effect.Effect<
   { readonly delivered: A; readonly document: RenderedDocument; readonly charge: Charge },
-  E | InvalidRequest | CreditsRequired | RenderBackendUnavailable
+  E | InvalidRequest | CreditsRequired | RenderBackendUnavailable | StoreUnavailable
 > =>
   Effect.gen(function*() {
     const { payer, slug } = order

@@ -1,6 +1,7 @@
 import { Context, Data, Effect, Layer, Option } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { join } from "node:path"
+import type { StoreUnavailable } from "../domain/Problem.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { fileStore, type JsonStore, memoryStore } from "./store/JsonFileStore.ts"
 
@@ -23,8 +24,12 @@ export interface KeyStoreShape {
   readonly create: (options: { readonly label: string; readonly plan: string }) => Effect.Effect<
     { readonly key: string; readonly record: KeyRecord }
   >
-  /** The record of a presented key, when it is one of ours (compared in constant time). */
-  readonly verify: (key: string) => Effect.Effect<Option.Option<KeyRecord>>
+  /**
+   * The record of a presented key, when it is one of ours (compared in constant time). Fails with
+   * `StoreUnavailable` when the key cannot be checked at all: an unknown key and an unreachable
+   * store are different answers (401 against 503).
+   */
+  readonly verify: (key: string) => Effect.Effect<Option.Option<KeyRecord>, StoreUnavailable>
   readonly list: Effect.Effect<ReadonlyArray<KeyRecord>>
   readonly setStatus: (keyId: string, status: KeyStatus) => Effect.Effect<KeyRecord, KeyNotFound>
 }

@@ -45,7 +45,7 @@ export const run = (args: ReadonlyArray<string>): Effect.Effect<string, string, 
     /** A user's credits account, once the user id (`ecds accounts users list`) is known to exist. */
     const accountOf = (userId: string | undefined) =>
       userId === undefined ? Effect.fail(usage) : Effect.flatMap(
-        users.find(userId),
+        Effect.mapError(users.find(userId), (error) => error.detail),
         Option.match({
           onNone: () => Effect.fail(`no user with id ${userId}`),
           onSome: (user) => Effect.succeed({ user, account: userAccount(user.id) })

@@ -9,6 +9,7 @@ import {
   type TokenResponse
 } from "../domain/OAuth.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { StoreUnavailable } from "../domain/Problem.ts"
 import { StoreError } from "./accounts/DocumentStore.ts"
 import { parseSecret, randomId, secretMatches, sha256 } from "./accounts/Secrets.ts"
 import * as SqlDocument from "./accounts/SqlDocument.ts"
@@ -43,14 +44,17 @@ export interface OAuthServerShape {
   readonly metadata: AuthorizationServerMetadata
   readonly register: (body: unknown) => Effect.Effect<ClientRegistrationResponse, OAuthFailure>
   readonly beginAuthorization: (query: URLSearchParams) => Effect.Effect<ConsentRequest, AuthorizationRefusal>
-  readonly completeAuthorization: (form: SignInForm) => Effect.Effect<SignInOutcome<ConsentRequest>>
+  readonly completeAuthorization: (form: SignInForm) => Effect.Effect<SignInOutcome<ConsentRequest>, StoreUnavailable>
   readonly token: (
     form: URLSearchParams,
     request: { readonly authorization: string | undefined; readonly userAgent: string | undefined }
   ) => Effect.Effect<TokenResponse, OAuthFailure>
   readonly revoke: (form: URLSearchParams, authorization: string | undefined) => Effect.Effect<void, OAuthFailure>
-  /** The principal of a `svc_oauth_` access token, or `None` for anything not live and bound to our resource. */
-  readonly resolveAccessToken: (bearer: string) => Effect.Effect<Option.Option<Principal>>
+  /**
+   * The principal of a `svc_oauth_` access token, or `None` for anything not live and bound to our
+   * resource; `StoreUnavailable` when the token cannot be checked.
+   */
+  readonly resolveAccessToken: (bearer: string) => Effect.Effect<Option.Option<Principal>, StoreUnavailable>
   readonly listClients: Effect.Effect<ReadonlyArray<ClientSummary>>
   /** Revokes a client and every connection it holds; false when no such client exists. */
   readonly revokeClient: (clientId: string) => Effect.Effect<boolean, StoreError>
@@ -69,6 +73,17 @@ const unavailable = (error: StoreError) =>
   Effect.zipRight(
     Effect.logError("account store unavailable", { reason: error.reason }),
     Effect.fail(oauthFailure("temporarily_unavailable", "the account store is unavailable; retry shortly", 503))
+  )
+
+const storeUnavailable = new StoreUnavailable({
+  detail: "The account store cannot be reached; retry in a few seconds."
+})
+
+/** A store failure where the answer is not an OAuth error body: logged with its reason, typed as 503. */
+const storeDown = (error: { readonly reason: string } | { readonly _tag: "SqlError" }) =>
+  Effect.zipRight(
+    Effect.logError("account store unavailable", "reason" in error ? { reason: error.reason } : {}),
+    Effect.fail(storeUnavailable)
   )
 
 export const make = Effect.gen(function*() {
@@ -172,7 +187,16 @@ export const make = Effect.gen(function*() {
 
   const beginAuthorization: OAuthServerShape["beginAuthorization"] = (query) =>
     Effect.gen(function*() {
-      const document = yield* store.current
+      const document = yield* store.current.pipe(
+        Effect.catchTag("StoreError", (error) =>
+          Effect.zipRight(
+            Effect.logError("account store unavailable", { reason: error.reason }),
+            Effect.fail<AuthorizationRefusal>({
+              _tag: "Unavailable",
+              description: "The sign-in service cannot reach its account store. Try again in a few seconds."
+            })
+          ))
+      )
       const findClient = clientFinder(document)
       const request = yield* validateAuthorizationRequest(query, { issuer, resource, findClient })
       const handle = yield* signIns.open(request).pipe(
@@ -197,11 +221,11 @@ export const make = Effect.gen(function*() {
           const client = clientFinder(document)(request.clientId)
           return client === undefined ? undefined : consentFor(client, handle, request)
         }
-      }).pipe(Effect.orDie))
+      })).pipe(Effect.catchTags({ StoreError: storeDown, SqlError: storeDown }))
 
   const token: OAuthServerShape["token"] = (form, request) =>
     Effect.gen(function*() {
-      const document = yield* store.current
+      const document = yield* Effect.catchTag(store.current, "StoreError", unavailable)
       const client = yield* authenticateClient(form, request.authorization, clientFinder(document))
       const grantType = form.get("grant_type")
       if (grantType === "authorization_code") return yield* grants.exchangeCode(client, form, request.userAgent)
@@ -214,7 +238,7 @@ export const make = Effect.gen(function*() {
 
   const revoke: OAuthServerShape["revoke"] = (form, authorization) =>
     Effect.gen(function*() {
-      const document = yield* store.current
+      const document = yield* Effect.catchTag(store.current, "StoreError", unavailable)
       const client = yield* authenticateClient(form, authorization, clientFinder(document))
       const value = form.get("token")
       if (value === null) return yield* oauthFailure("invalid_request", "token is required")
@@ -241,7 +265,7 @@ export const make = Effect.gen(function*() {
   const resolveAccessToken: OAuthServerShape["resolveAccessToken"] = (bearer) => {
     const presented = parseSecret(Prefix.access, bearer)
     if (presented === undefined) return Effect.succeedNone
-    return Effect.flatMap(store.current, (document) => {
+    return Effect.flatMap(Effect.catchTag(store.current, "StoreError", storeDown), (document) => {
       const stored = Object.hasOwn(document.accessTokens, presented.id)
         ? document.accessTokens[presented.id]
         : undefined
@@ -269,11 +293,14 @@ export const make = Effect.gen(function*() {
     })
   }
 
-  const listClients = Effect.map(store.current, (document) =>
-    Object.values(document.clients).map((client) => ({
-      client,
-      grants: Object.values(document.grants).filter((grant) => grant.clientId === client.clientId)
-    })))
+  const listClients = Effect.map(
+    Effect.orDie(store.current),
+    (document) =>
+      Object.values(document.clients).map((client) => ({
+        client,
+        grants: Object.values(document.grants).filter((grant) => grant.clientId === client.clientId)
+      }))
+  )
 
   const revokeClient = (clientId: string) =>
     store.update((document) => {

@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql/SqlClient"
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import { EmailAddress, type User, UsersDocument } from "../domain/Accounts.ts"
 import type { Tier } from "../domain/Principal.ts"
+import { StoreUnavailable } from "../domain/Problem.ts"
 import type { DocumentStore, StoreError } from "./accounts/DocumentStore.ts"
 import { hashPassword, randomId, verifyPassword } from "./accounts/Secrets.ts"
 import * as SqlDocument from "./accounts/SqlDocument.ts"
@@ -27,8 +28,11 @@ export class InvalidEmail extends Data.TaggedError("InvalidEmail")<{ readonly me
 export interface UserDirectoryShape {
   /** A sign-in check. Unknown users and wrong passwords are the same `None`, and take the same time. */
   readonly signIn: (email: string, password: string) => Effect.Effect<Option.Option<Account>, UserDirectoryError>
-  /** The account behind a grant with its current tier; `None` once the account is gone. */
-  readonly find: (userId: string) => Effect.Effect<Option.Option<Account>>
+  /**
+   * The account behind a grant with its current tier; `None` once the account is gone,
+   * `StoreUnavailable` when the directory cannot be asked.
+   */
+  readonly find: (userId: string) => Effect.Effect<Option.Option<Account>, StoreUnavailable>
 }
 
 export class UserDirectory extends Context.Tag("app/UserDirectory")<UserDirectory, UserDirectoryShape>() {}
@@ -46,6 +50,12 @@ const emptyUsers: UsersDocument = { version: 1, users: {} }
 
 const failure = (error: StoreError) => new UserDirectoryError({ reason: error.reason })
 
+const directoryUnavailable = (error: StoreError) =>
+  Effect.zipRight(
+    Effect.logWarning("user directory unavailable", { reason: error.reason }),
+    Effect.fail(new StoreUnavailable({ detail: "The account store cannot be reached; retry in a few seconds." }))
+  )
+
 export type EmbeddedUsers = ReturnType<typeof embeddedUsers>
 
 // a real hash of a random password, made on first use: unknown users cost a verification too
@@ -58,7 +68,7 @@ const embeddedUsers = (store: DocumentStore<UsersDocument>) => {
 
   const directory: UserDirectoryShape = {
     signIn: (email, password) =>
-      Effect.flatMap(store.current, (document) => {
+      Effect.flatMap(Effect.mapError(store.current, failure), (document) => {
         const user = byEmail(document, email)
         return Effect.tryPromise({
           try: async () => verifyPassword(password, user?.passwordHash ?? await decoyHash()),
@@ -70,7 +80,7 @@ const embeddedUsers = (store: DocumentStore<UsersDocument>) => {
         store.current,
         (document) =>
           Object.hasOwn(document.users, userId) ? Option.some(accountOf(document.users[userId]!)) : Option.none()
-      )
+      ).pipe(Effect.catchTag("StoreError", directoryUnavailable))
   }
 
   const change = <B>(f: (users: Record<string, User>) => readonly [B, Record<string, User> | undefined]) =>
@@ -81,7 +91,7 @@ const embeddedUsers = (store: DocumentStore<UsersDocument>) => {
 
   return {
     directory,
-    list: Effect.map(store.current, (document) => Object.values(document.users).map(accountOf)),
+    list: Effect.map(Effect.orDie(store.current), (document) => Object.values(document.users).map(accountOf)),
     add: (input: { readonly email: string; readonly password: string; readonly tier: Tier; readonly name?: string }) =>
       Effect.flatMap(
         Schema.decodeUnknown(EmailAddress)(normalizeEmail(input.email)).pipe(

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Redis } from "ioredis"
 import { createHash, randomBytes } from "node:crypto"
+import { createServer } from "node:http"
 import pg from "pg"
 import { minimalClassificationPayload } from "../fixtures/documents/classification.ts"
 import { offlineEnv, runCli } from "../support/CliEnv.ts"
@@ -34,6 +35,32 @@ const createPdf = async (instance: Instance, key: string) => {
   }
 }
 
+/** A rendering backend that takes requests and never answers: a render stays in flight until its instance dies. */
+const stallingBackend = async () => {
+  let received!: () => void
+  const reached = new Promise<void>((resolve) => (received = resolve))
+  const server = createServer(() => received())
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as { port: number }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    reached,
+    close: () => {
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
+}
+
+const polled = async <A>(read: () => Promise<A>, done: (value: A) => boolean, what: string): Promise<A> => {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const value = await read()
+    if (done(value)) return value
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`gave up waiting: ${what}`)
+}
+
 /**
  * Two `ecds serve` processes as an operator runs them behind a load balancer: one PostgreSQL
  * database (reached through a relay the test can cut), one Redis prefix, a DATA_DIR each.
@@ -57,7 +84,8 @@ describe("two instances on one PostgreSQL and one Redis", () => {
     databaseUrl = viaRelay.href
     const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }
     const envA = offlineEnv(shared)
-    const envB = offlineEnv(shared)
+    // B gives back abandoned holds quickly (it renders nothing here, so its own holds never expire in flight)
+    const envB = offlineEnv({ ...shared, CREDIT_HOLD_SECONDS: "2" })
     // A holds a stored eCFR part (reads without eCFR), and a key with credits
     const synced = await runCli(["sync", "--from", ecfrFixtures, "--parts", "740"], envA)
     expect(synced.status, synced.stderr).toBe(0)
@@ -116,12 +144,14 @@ describe("two instances on one PostgreSQL and one Redis", () => {
         expect(await read.text()).toContain("§ 740.1")
 
         // keys live in the store: while it is down the key cannot be verified, so the enterprise call
-        // is refused as unauthenticated (a known gap: an honest 503 would be better) and costs nothing
+        // is answered 503 (retry shortly), neither accepted nor refused as unauthenticated, and costs nothing
         const refused = await modernPost(a, "tools/call", {
           name: "create_classification_pdf",
           arguments: { payload: minimalClassificationPayload }
         }, { authorization: `Bearer ${key}` })
-        expect(refused.status).toBe(401)
+        expect(refused.status).toBe(503)
+        expect(refused.headers.get("retry-after")).toBe("5")
+        expect((await refused.json()).error).toMatchObject({ code: -32001, data: { error: "store_unavailable" } })
 
         const download = await fetch(`${b.url}/pdf/files/${"A".repeat(43)}`)
         expect(download.status).toBe(503)
@@ -175,4 +205,72 @@ describe("two instances on one PostgreSQL and one Redis", () => {
     ])
     expect([atA.status, atB.status]).toEqual([429, 429])
   }, 240_000)
+
+  it(
+    "an instance killed mid-render: its credit comes back through the hold sweep, nothing is debited twice",
+    async () => {
+      const created = await runCli(
+        ["keys", "create", "--label", "killed", "--credits", "1"],
+        offlineEnv({
+          DATABASE_URL: databaseUrl
+        })
+      )
+      expect(created.status, created.stderr).toBe(0)
+      const paying = /api key: (\S+)/.exec(created.stdout)![1]!
+      const keyId = /svc_live_([0-9a-f]{12})_/.exec(paying)![1]!
+      const ledger = () =>
+        onDatabase(databaseUrl, async (client) => {
+          const balance = await client.query("SELECT balance::int AS balance FROM credit_accounts WHERE account = $1", [
+            keyId
+          ])
+          const holds = await client.query("SELECT state FROM credit_holds WHERE account = $1 ORDER BY created_at", [
+            keyId
+          ])
+          const entries = await client.query(
+            "SELECT kind, count(*)::int AS n FROM credit_ledger WHERE account = $1 GROUP BY kind ORDER BY kind",
+            [keyId]
+          )
+          return {
+            balance: balance.rows[0].balance as number,
+            holds: holds.rows.map((row) => row.state as string),
+            entries: Object.fromEntries(entries.rows.map((row) => [row.kind, row.n]))
+          }
+        })
+      const backend = await stallingBackend()
+      // the victim renders through a backend that never answers, with holds that expire after 2 s
+      const victim = await startInstance(offlineEnv({
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: redisUrl,
+        REDIS_KEY_PREFIX: prefix,
+        RENDER_BACKEND_URL: backend.url,
+        CREDIT_HOLD_SECONDS: "2"
+      }))
+      try {
+        const inFlight = createPdf(victim, paying).catch(() => "connection lost")
+        await backend.reached
+        // the credit is held while the render runs: taken once, not yet paid
+        expect(await ledger()).toMatchObject({ balance: 0, holds: ["held"] })
+        await victim.stop("SIGKILL")
+        expect(await inFlight).toBe("connection lost")
+      } finally {
+        await victim.stop("SIGKILL")
+        await backend.close()
+      }
+      // B's sweep gives the abandoned hold back, once
+      const swept = await polled(ledger, (state) => state.holds[0] === "refunded", "the abandoned hold refunded")
+      expect(swept).toEqual({ balance: 1, holds: ["refunded"], entries: { added: 1, debit: 1, refund: 1 } })
+      // the credit is spendable again, exactly once
+      const paid = await createPdf(a, paying)
+      expect(paid.isError ?? false).toBe(false)
+      expect(paid.structuredContent.credits_remaining).toBe(0)
+      const refused = await createPdf(a, paying)
+      expect(refused.isError).toBe(true)
+      expect(await ledger()).toEqual({
+        balance: 0,
+        holds: ["refunded", "settled"],
+        entries: { added: 1, debit: 2, refund: 1 }
+      })
+    },
+    240_000
+  )
 })

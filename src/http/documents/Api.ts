@@ -28,11 +28,11 @@ export class DocumentPayer extends Context.Tag("app/http/DocumentPayer")<Documen
 
 /**
  * `/pdf/*` needs a caller who can pay: on the public deployment an API key (402 when it is missing
- * or unknown, 403 when it was deactivated). Each deployment's layer provides the implementation.
+ * or unknown, 403 when it was deactivated, 503 when the account store cannot check it). Each deployment's layer provides the implementation.
  */
 export class DocumentsAuth extends HttpApiMiddleware.Tag<DocumentsAuth>()("app/http/DocumentsAuth", {
   provides: DocumentPayer,
-  failure: Schema.Union(ApiKeyRequired, ApiKeyInactive),
+  failure: Schema.Union(ApiKeyRequired, ApiKeyInactive, StoreUnavailable),
   security: { apiKey: HttpApiSecurity.bearer }
 }) {}
 
@@ -68,6 +68,7 @@ export class DocumentsGroup extends HttpApiGroup.make("documents")
       .addError(CreditsRequired)
       .addError(PayloadTooLarge)
       .addError(RenderBackendUnavailable)
+      .addError(StoreUnavailable)
       .annotate(
         OpenApi.Summary,
         "render a document as PDF (JSON payload ≤ 1 MB; ?draft=1 free watermarked preview; final: 1 credit)"

@@ -9,7 +9,7 @@ import {
   type RenderBackendUnavailable
 } from "../../domain/Documents.ts"
 import { contractDocuments } from "../../domain/documents/index.ts"
-import { InvalidRequest, NotFound } from "../../domain/Problem.ts"
+import { InvalidRequest, NotFound, type StoreUnavailable } from "../../domain/Problem.ts"
 import { DocumentFiles } from "../../services/DocumentFiles.ts"
 import * as DocumentRendering from "../../services/DocumentRendering.ts"
 import { Renderer } from "../../services/Renderer.ts"
@@ -47,7 +47,7 @@ const renderDelivered = (
   Effect.gen(function*() {
     const handedOver = yield* Deferred.make<
       DocumentRendering.RenderedDocument,
-      InvalidRequest | CreditsRequired | RenderBackendUnavailable
+      InvalidRequest | CreditsRequired | RenderBackendUnavailable | StoreUnavailable
     >()
     const paid = render(order, (document) =>
       Effect.zipRight(

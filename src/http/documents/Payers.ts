@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { ApiKeyInactive, ApiKeyRequired } from "../../domain/Documents.ts"
-import type { Principal } from "../../domain/Principal.ts"
+import { credentialChecked, type Principal } from "../../domain/Principal.ts"
 import { DocumentPayers } from "../../services/DocumentPayers.ts"
 import { planInfo } from "../../services/DocumentRendering.ts"
 import { requestPrincipal } from "../middleware/Principal.ts"
@@ -9,7 +9,7 @@ import { DocumentsAuth } from "./Api.ts"
 /**
  * The `/pdf/*` security middleware: the principals this deployment's REST surface admits, each
  * paying as `DocumentPayers` decides. Missing or unknown credentials are 402 with plan information,
- * deactivated keys 403.
+ * deactivated keys 403, a credential the unreachable store could not check 503.
  */
 const documentsAuth = (admits: (principal: Principal) => boolean, detail: string) =>
   Layer.effect(
@@ -21,7 +21,7 @@ const documentsAuth = (admits: (principal: Principal) => boolean, detail: string
       return {
         // the bearer was resolved once for the whole request; the token argument is that same bearer
         apiKey: () =>
-          Effect.flatMap(requestPrincipal, (principal) =>
+          Effect.flatMap(Effect.zipRight(credentialChecked, requestPrincipal), (principal) =>
             admits(principal)
               ? Effect.catchTag(
                 payers.payerOf(principal),

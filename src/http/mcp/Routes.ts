@@ -2,7 +2,7 @@ import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/
 import { Effect, Layer, Option, Redacted } from "effect"
 import { CourtTokenHeader as CourtTokenHeaderName } from "../../domain/CourtRecords.ts"
 import type { BodyTooLarge, MalformedBody } from "../../domain/JsonBody.ts"
-import { CurrentPrincipal } from "../../domain/Principal.ts"
+import { credentialChecked, CurrentPrincipal } from "../../domain/Principal.ts"
 import { McpCatalog } from "../../mcp/Catalog.ts"
 import { ErrorCode, RpcError, unparsable } from "../../mcp/JsonRpc.ts"
 import * as Server from "../../mcp/Server.ts"
@@ -71,7 +71,8 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const base = config.publicBaseUrl
   const options: Server.ServerOptions = {
     catalog,
-    challenge: { resourceMetadataUrl: `${base}${ProtectedResourceMetadataPath}` }
+    challenge: { resourceMetadataUrl: `${base}${ProtectedResourceMetadataPath}` },
+    baseUrl: base
   }
   const allowedHosts = new Set([...loopbackHosts, ...Option.toArray(Option.fromNullable(hostnameOf(base)))])
   const deprecation = { deprecation: "true", link: `<${base}${McpPath}>; rel="successor-version"` }
@@ -89,7 +90,11 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
         Effect.matchEffect({
           onFailure: (error) => Effect.succeed(unreadable(error)),
           onSuccess: (body) => {
-            const handled = Server.handle(options, { body, headers, principal: Effect.succeed(principal) })
+            const handled = Server.handle(options, {
+              body,
+              headers,
+              principal: Effect.as(credentialChecked, principal)
+            })
             const courtToken = headers[CourtTokenHeaderName]
             // the caller's own CourtListener token, for the court-records tools of this request only
             return courtToken === undefined || courtToken === ""

@@ -7,7 +7,9 @@ import {
   MethodNotAllowed,
   NotFound,
   ProblemContentType,
-  publishedProblem
+  publishedProblem,
+  RetryAfterSeconds,
+  StoreUnavailable
 } from "../../domain/Problem.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
@@ -41,12 +43,18 @@ const finish = (
   baseUrl: string,
   headers?: Readonly<Record<string, string>>
 ) => {
+  // a store outage is brief by nature: tell clients when to come back (RFC 9110 §10.2.3)
+  const retry = body.type === storeUnavailableType && headers?.["retry-after"] === undefined
+    ? { ...headers, "retry-after": String(RetryAfterSeconds) }
+    : headers
   return HttpServerResponse.unsafeJson({ ...publishedProblem(body, baseUrl), instance: info.id }, {
     status,
     contentType: ProblemContentType,
-    ...(headers ? { headers } : {})
+    ...(retry ? { headers: retry } : {})
   })
 }
+
+const storeUnavailableType = new StoreUnavailable({ detail: "" }).type
 
 /** A problem response for `error`, complete with `instance` and an absolute `type`. */
 export const finishError = (

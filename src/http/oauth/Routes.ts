@@ -61,7 +61,11 @@ const oauthError = (failure: OAuthFailure) =>
   json(
     { error: failure.error, error_description: failure.description },
     failure.status,
-    failure.status === 401 ? { "www-authenticate": "Basic realm=\"oauth\"" } : {}
+    failure.status === 401
+      ? { "www-authenticate": "Basic realm=\"oauth\"" }
+      : failure.status === 503
+      ? { "retry-after": "5" }
+      : {}
   )
 
 const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
@@ -80,6 +84,13 @@ const html = (body: string, status = 200, headers: Record<string, string> = {}) 
 
 const redirect = (location: string, status: 302 | 303) =>
   HttpServerResponse.empty({ status, headers: { location, ...noStore, "referrer-policy": "no-referrer" } })
+
+/** The account store is unreachable: the person can retry the same page (the pending sign-in is kept). */
+const unavailablePage = HttpServerResponse.setHeader(
+  html(errorPage("The sign-in service cannot reach its account store. Try again in a few seconds."), 503),
+  "retry-after",
+  "5"
+)
 
 /** The unread rest of an oversized body stays on the socket, so the connection is closed after the answer. */
 const tooLarge = json(
@@ -160,7 +171,11 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
     server.beginAuthorization(queryOf(request.url)).pipe(
       Effect.match({
         onFailure: (refusal) =>
-          refusal._tag === "Redirect" ? redirect(refusal.location, 302) : html(errorPage(refusal.description), 400),
+          refusal._tag === "Redirect"
+            ? redirect(refusal.location, 302)
+            : refusal._tag === "Unavailable"
+            ? unavailablePage
+            : html(errorPage(refusal.description), 400),
         onSuccess: (consent) => html(consentPage(consent, authorizeAction))
       })
     )
@@ -178,18 +193,21 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
               address
             })
           ),
-          Effect.map((outcome) => {
-            switch (outcome._tag) {
-              case "Redirect":
-                return redirect(outcome.location, 303)
-              case "Retry":
-                return html(consentPage(outcome.consent, authorizeAction, outcome.message))
-              case "Throttled":
-                return html(consentPage(outcome.consent, authorizeAction, outcome.message), outcome.status, {
-                  "retry-after": String(outcome.retryAfterSeconds)
-                })
-              case "Expired":
-                return html(errorPage("This sign-in request has expired or was already answered."), 400)
+          Effect.match({
+            onFailure: () => unavailablePage,
+            onSuccess: (outcome) => {
+              switch (outcome._tag) {
+                case "Redirect":
+                  return redirect(outcome.location, 303)
+                case "Retry":
+                  return html(consentPage(outcome.consent, authorizeAction, outcome.message))
+                case "Throttled":
+                  return html(consentPage(outcome.consent, authorizeAction, outcome.message), outcome.status, {
+                    "retry-after": String(outcome.retryAfterSeconds)
+                  })
+                case "Expired":
+                  return html(errorPage("This sign-in request has expired or was already answered."), 400)
+              }
             }
           })
         ))

@@ -5,8 +5,11 @@ import { dirname } from "node:path"
 export class StoreError extends Data.TaggedError("StoreError")<{ readonly reason: string }> {}
 
 export interface DocumentStore<A> {
-  /** The document as last loaded; refreshed in the background when another process changes the file. */
-  readonly current: Effect.Effect<A>
+  /**
+   * The document as last loaded (the file store refreshes it in the background; the SQL store asks
+   * the row's version). `StoreError` when the store cannot be read.
+   */
+  readonly current: Effect.Effect<A, StoreError>
   /**
    * A read-modify-write under the file lock, starting from the file's latest content, so writers in
    * other processes (the operator CLI next to a running server) are never lost.

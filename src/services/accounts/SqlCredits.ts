@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql/SqlClient"
-import type { Duration } from "effect"
-import { Effect, Exit, Layer, Schedule } from "effect"
+import { Duration, Effect, Exit, Layer, Schedule } from "effect"
 import { randomBytes } from "node:crypto"
+import { StoreUnavailable } from "../../domain/Problem.ts"
+import { AppConfig } from "../AppConfig.ts"
 import { Credits, type CreditsShape, NoCredits } from "../Credits.ts"
 
 export interface SqlCreditsOptions {
@@ -16,6 +17,16 @@ export interface SqlCreditsOptions {
 }
 
 export const defaultOptions: SqlCreditsOptions = { holdMillis: 15 * 60 * 1000, sweepEvery: "1 minute" }
+
+/**
+ * The options for a hold age (`CREDIT_HOLD_SECONDS`): the sweep runs fifteen times per hold age,
+ * between once a second and once a minute, so an abandoned credit comes back within a fifteenth of
+ * the age after it expires without a short age turning into a busy loop.
+ */
+export const optionsFor = (holdSeconds: number): SqlCreditsOptions => ({
+  holdMillis: holdSeconds * 1000,
+  sweepEvery: Duration.millis(Math.min(60_000, Math.max(1_000, (holdSeconds * 1000) / 15)))
+})
 
 /**
  * The credit operations on the SQL store. Each is one statement (data-modifying CTEs) or one short
@@ -130,7 +141,17 @@ export type Ledger = Effect.Effect.Success<ReturnType<typeof makeLedger>>
 const closing = <E>(what: string, close: Effect.Effect<unknown, E>) =>
   close.pipe(Effect.catchAllCause(() => Effect.logWarning(`credit hold could not be ${what}; the sweep refunds it`)))
 
-/** `Credits` over the ledger: the service's contract, unchanged, with the balance shared by every instance. */
+/** The credit could not be taken: nothing was debited and the work does not start. */
+const ledgerUnavailable = Effect.zipRight(
+  Effect.logWarning("credit ledger unavailable; the render was refused before it started"),
+  Effect.fail(
+    new StoreUnavailable({
+      detail: "The credit ledger cannot be reached; nothing was charged. Retry in a few seconds."
+    })
+  )
+)
+
+/** `Credits` over the ledger: the service's contract, with the balance shared by every instance. */
 export const fromLedger = (ledger: Ledger): CreditsShape => ({
   balance: (account) => Effect.orDie(ledger.balance(account)),
   usage: (account) => Effect.orDie(ledger.usage(account)),
@@ -138,8 +159,11 @@ export const fromLedger = (ledger: Ledger): CreditsShape => ({
   spend: (account, work) =>
     Effect.uninterruptibleMask((restore) =>
       Effect.gen(function*() {
-        const holdId = yield* Effect.orDie(ledger.hold(account))
-        if (holdId === undefined) return yield* new NoCredits({ balance: yield* Effect.orDie(ledger.balance(account)) })
+        const holdId = yield* Effect.catchTag(ledger.hold(account), "SqlError", () => ledgerUnavailable)
+        if (holdId === undefined) {
+          const balance = yield* Effect.catchTag(ledger.balance(account), "SqlError", () => ledgerUnavailable)
+          return yield* new NoCredits({ balance })
+        }
         return yield* Effect.onExit(
           restore(work),
           (exit) =>
@@ -168,3 +192,8 @@ export const layer = (options: SqlCreditsOptions = defaultOptions): Layer.Layer<
       return fromLedger(ledger)
     })
   )
+
+/** Credits with the hold age the configuration names (`CREDIT_HOLD_SECONDS`). */
+export const layerFromConfig: Layer.Layer<Credits, never, SqlClient | AppConfig> = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => layer(optionsFor(config.creditHoldSeconds)))
+)

@@ -65,6 +65,6 @@ export const make = <A, I>(options: {
         Effect.catchTag("SqlError", fail("cannot write"))
       )
 
-    // an unreadable store is the operator's problem, not the caller's: reads surface it as a defect
-    return { current: Effect.orDie(current), update }
+    // an unreachable store is a typed failure: callers answer 503 (OAuth `temporarily_unavailable`)
+    return { current, update }
   })

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer, Option } from "effect"
+import { StoreUnavailable } from "../../domain/Problem.ts"
 import {
   hashMatches,
   keyIdOf,
@@ -33,8 +34,12 @@ const recordOf = (row: KeyRow): KeyRecord => ({
  * API keys in the SQL store (`api_keys`): the key id finds the row, the SHA-256 of the key is
  * compared in constant time, the key itself is never stored. Every lookup asks the database, so a
  * key deactivated through any instance (or the operator CLI) is refused by all of them at once.
- * The store is the service's own: an unreachable database is a defect of the request, not an answer.
+ * An unreachable database is no answer about the key: `verify` fails with `StoreUnavailable`.
  */
+const keyStoreUnavailable = new StoreUnavailable({
+  detail: "The API key cannot be checked while the account store is unreachable; retry in a few seconds."
+})
+
 export const make = Effect.map(SqlClient, (sql): KeyStoreShape => {
   const rowOf = (keyId: string) =>
     Effect.map(
@@ -60,14 +65,14 @@ export const make = Effect.map(SqlClient, (sql): KeyStoreShape => {
     verify: (key) => {
       const keyId = keyIdOf(key)
       if (keyId === undefined) return Effect.succeedNone
-      // Auth's contract: a store outage resolves to None (the caller is treated as unrecognised), never an error
       return rowOf(keyId).pipe(
         Effect.map(Option.filter((row) => hashMatches(row.keyHash, key))),
         Effect.map(Option.map(recordOf)),
-        Effect.catchTag(
-          "SqlError",
-          () => Effect.as(Effect.logWarning("key store unavailable; the API key could not be checked"), Option.none())
-        )
+        Effect.catchTag("SqlError", () =>
+          Effect.zipRight(
+            Effect.logWarning("key store unavailable; the API key could not be checked"),
+            Effect.fail(keyStoreUnavailable)
+          ))
       )
     },
     list: Effect.map(

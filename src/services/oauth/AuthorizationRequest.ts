@@ -21,6 +21,8 @@ export interface AuthorizationRequest {
 export type AuthorizationRefusal =
   | { readonly _tag: "ShowUser"; readonly description: string }
   | { readonly _tag: "Redirect"; readonly location: string }
+  /** The account store cannot be read: nothing is known about the client yet, so nothing is redirected. */
+  | { readonly _tag: "Unavailable"; readonly description: string }
 
 const single = [
   "client_id",
