@@ -1,14 +1,17 @@
 import type { HttpClient } from "@effect/platform"
 import { Clock, Context, Duration, Effect, Either, Layer, Option, Ref } from "effect"
-import { InvalidRequest, UpstreamUnavailable } from "../domain/Problem.ts"
-import { DefaultMinScore, DefaultPageSize, type ScreeningRequest, type ScreeningResponse } from "../domain/Screening.ts"
+import { type InvalidRequest, UpstreamUnavailable } from "../domain/Problem.ts"
+import type { ScreeningRequest, ScreeningResponse } from "../domain/Screening.ts"
+import type { BatchOptions } from "../domain/ScreeningBatch.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { runSliced } from "./Cooperative.ts"
 import { DataGeneration } from "./DataGeneration.ts"
 import { RegulatoryStatus } from "./RegulatoryStatus.ts"
+import { type BatchLine, type ScreenedBatch, screenLines } from "./screening/Batch.ts"
 import * as ListSource from "./screening/ListSource.ts"
 import { type LoadedList, loadSteps } from "./screening/LoadedList.ts"
-import { affiliatesRule, disclaimer, ownershipTrace, toMatch } from "./screening/Response.ts"
+import { respond } from "./screening/Respond.ts"
+import { affiliatesRule } from "./screening/Response.ts"
 
 /**
  * Denied-party screening over the Consolidated Screening List: one `search` that REST
@@ -31,6 +34,14 @@ export interface ScreeningShape {
   readonly search: (
     request: ScreeningRequest
   ) => Effect.Effect<ScreeningResponse, InvalidRequest | UpstreamUnavailable>
+  /**
+   * Screens many parties against one list (the one in use when called), lazily and in order: the
+   * code path of `POST /api/csl/batch` and of MCP `search_csl` with several names.
+   */
+  readonly batch: (
+    lines: ReadonlyArray<BatchLine>,
+    options: BatchOptions
+  ) => Effect.Effect<ScreenedBatch, UpstreamUnavailable>
   /** Fetches the list from its source and swaps the index in when the new list is good. */
   readonly refresh: Effect.Effect<RefreshOutcome>
   readonly status: Effect.Effect<ScreeningStatus>
@@ -51,24 +62,6 @@ const notLoaded = new UpstreamUnavailable({
   detail: "The screening list has not been loaded yet (the list source is unreachable); retry later.",
   upstream: "csl"
 })
-
-const noWords = new InvalidRequest({
-  detail: "Invalid parameter: name (has no letters or digits to compare)",
-  invalidParams: [{ name: "name", in: "query", reason: "has no letters or digits to compare" }]
-})
-
-const filterOf = (list: LoadedList, request: ScreeningRequest) => {
-  if (request.sources === undefined && request.type === undefined && request.countries === undefined) return undefined
-  const sources = request.sources === undefined ? undefined : new Set<string>(request.sources)
-  const countries = request.countries === undefined ? undefined : new Set<string>(request.countries)
-  return (entryIndex: number) => {
-    const entry = list.entries[entryIndex]!
-    if (sources !== undefined && !sources.has(entry.code)) return false
-    const type = entry.record.type
-    if (request.type !== undefined && type !== undefined && type !== null && type !== request.type) return false
-    return countries === undefined || entry.countries.length === 0 || entry.countries.some((c) => countries.has(c))
-  }
-}
 
 export interface MakeOptions {
   readonly source: ListSource.ListSource
@@ -144,54 +137,16 @@ export const make = (options: MakeOptions) =>
       if (Either.isRight(loaded)) yield* install(loaded.right, copy.etag, true, "stored copy")
     })
 
-    const search = (request: ScreeningRequest) =>
-      Effect.gen(function*() {
-        const { list, stale } = yield* Ref.get(state)
-        if (list === undefined) return yield* notLoaded
-        const size = request.size ?? DefaultPageSize
-        const offset = request.offset ?? 0
-        const minScore = request.min_score ?? DefaultMinScore
-        const fuzzy = request.fuzzy_name ?? true
-        const hits = list.matcher.search(request.name, {
-          fuzzy,
-          allow: filterOf(list, request),
-          candidates: 2 * (offset + size)
-        })
-        if (hits === undefined) return yield* noWords
-        const found = hits
-          .map((hit) => ({ ...hit, score: Math.round(hit.score * 1000) / 10 }))
-          .filter((hit) => hit.score >= minScore)
-        const lists = request.sources === undefined
-          ? list.lists
-          : list.lists.filter((l) => (request.sources as ReadonlyArray<string>).includes(l.code))
-        return {
-          query: {
-            name: request.name,
-            fuzzy_name: fuzzy,
-            sources: request.sources ?? lists.map((l) => l.code),
-            countries: request.countries ?? null,
-            type: request.type ?? null,
-            min_score: minScore,
-            size,
-            offset
-          },
-          total: found.length,
-          result: found.length > 0 ? "potential_match" as const : "no_match" as const,
-          lists,
-          dataset: {
-            published_at: list.publishedAt,
-            loaded_at: list.loadedAt,
-            entries: list.entries.length,
-            stale
-          },
-          matches: found.slice(offset, offset + size).map((hit) =>
-            toMatch(list.entries[hit.entry]!, hit.alias, hit.score)
-          ),
-          affiliates_rule: affiliatesRule(yield* regulatory.affiliatesRule),
-          ownership_trace: ownershipTrace,
-          disclaimer
-        }
-      })
+    const snapshot = Effect.gen(function*() {
+      const { list, stale } = yield* Ref.get(state)
+      if (list === undefined) return yield* notLoaded
+      return { list, stale, affiliatesRule: affiliatesRule(yield* regulatory.affiliatesRule) }
+    })
+
+    const search = (request: ScreeningRequest) => Effect.flatMap(snapshot, (taken) => respond(taken, request))
+
+    const batch = (lines: ReadonlyArray<BatchLine>, options: BatchOptions) =>
+      Effect.map(snapshot, (taken) => screenLines(taken, lines, options))
 
     const status = Effect.map(Ref.get(state), ({ list, stale }): ScreeningStatus => ({
       loaded: list !== undefined,
@@ -201,7 +156,7 @@ export const make = (options: MakeOptions) =>
       stale
     }))
 
-    return { service: { search, refresh, status } satisfies ScreeningShape, restore }
+    return { service: { search, batch, refresh, status } satisfies ScreeningShape, restore }
   })
 
 /** Milliseconds until the next daily refresh at 00:30 UTC. */

@@ -1,5 +1,5 @@
 import type { AffiliatesRuleStatus } from "../../domain/RegulatoryStatus.ts"
-import type { OwnershipTrace, ScreeningAffiliatesRule, ScreeningMatch } from "../../domain/Screening.ts"
+import type { FieldAgreement, OwnershipTrace, ScreeningAffiliatesRule, ScreeningMatch } from "../../domain/Screening.ts"
 import type { BulkAddress, BulkIdentifier } from "./BulkFile.ts"
 import type { ListEntry } from "./ListEntry.ts"
 
@@ -27,8 +27,15 @@ const identifier = (value: BulkIdentifier) => ({
   expiration_date: text(value.expiration_date)
 })
 
+/** How an entry was found beside its name: by one of its ID numbers, and how the stated fields compared. */
+export interface MatchBasis {
+  /** Index in the entry's `ids` of the ID number that matched (an id match). */
+  readonly id?: number | undefined
+  readonly agreement?: FieldAgreement | undefined
+}
+
 /** A list entry as a match; `score` is 0–100. */
-export const toMatch = (entry: ListEntry, alias: number, score: number): ScreeningMatch => {
+export const toMatch = (entry: ListEntry, alias: number, score: number, basis: MatchBasis = {}): ScreeningMatch => {
   const record = entry.record
   const matched = entry.names[alias]!
   const vessel = {
@@ -44,6 +51,9 @@ export const toMatch = (entry: ListEntry, alias: number, score: number): Screeni
     name: record.name,
     matched_name: matched.listed,
     matched_name_kind: matched.kind,
+    match_type: basis.id === undefined ? "name" : "id",
+    matched_id: basis.id === undefined ? null : identifier(record.ids![basis.id]!),
+    field_agreement: basis.agreement ?? null,
     score,
     source: record.source,
     source_code: entry.code,
