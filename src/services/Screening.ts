@@ -8,10 +8,12 @@ import { runSliced } from "./Cooperative.ts"
 import { DataGeneration } from "./DataGeneration.ts"
 import { RegulatoryStatus } from "./RegulatoryStatus.ts"
 import { type BatchLine, type ScreenedBatch, screenLines } from "./screening/Batch.ts"
+import { snapshotSteps } from "./screening/ListSnapshot.ts"
 import * as ListSource from "./screening/ListSource.ts"
 import { type LoadedList, loadSteps } from "./screening/LoadedList.ts"
 import { respond } from "./screening/Respond.ts"
 import { affiliatesRule } from "./screening/Response.ts"
+import { ScreeningChanges, type ScreeningChangesShape } from "./ScreeningChanges.ts"
 
 /**
  * Denied-party screening over the Consolidated Screening List: one `search` that REST
@@ -66,6 +68,8 @@ const notLoaded = new UpstreamUnavailable({
 export interface MakeOptions {
   readonly source: ListSource.ListSource
   readonly store?: ReturnType<typeof ListSource.makeStore> | undefined
+  /** Where each installed list's changes against the previous one are recorded (the shared history). */
+  readonly changes?: ScreeningChangesShape | undefined
 }
 
 export const make = (options: MakeOptions) =>
@@ -87,7 +91,20 @@ export const make = (options: MakeOptions) =>
           rejectedRecords: list.rejected,
           buildMillis: list.buildMillis
         })
+        if (options.changes) yield* recordChanges(options.changes, list)
       })
+
+    // the history is kept beside the list, never in its way: a store outage leaves it unrecorded
+    const recordChanges = (changes: ScreeningChangesShape, list: LoadedList) =>
+      Effect.gen(function*() {
+        const snapshot = yield* runSliced(snapshotSteps(list.entries, list.publishedAt, yield* now))
+        const outcome = yield* changes.record(snapshot)
+        // answers of GET /api/csl/changes cached before the history was written are dropped
+        if (outcome === "recorded" || outcome === "baseline") yield* generation.bump
+        yield* Effect.logInfo("screening list changes", { outcome })
+      }).pipe(
+        Effect.catchAll((error) => Effect.logWarning("screening list changes not recorded", { error: error.message }))
+      )
 
     const failed = (reason: string) =>
       Ref.update(state, (current) => ({ ...current, stale: current.list !== undefined })).pipe(
@@ -190,13 +207,17 @@ const keepFresh = (first: Effect.Effect<RefreshOutcome>, refresh: Effect.Effect<
 export const layer: Layer.Layer<
   Screening,
   never,
-  AppConfig | HttpClient.HttpClient | DataGeneration | RegulatoryStatus
+  AppConfig | HttpClient.HttpClient | DataGeneration | RegulatoryStatus | ScreeningChanges
 > = Layer.scoped(
   Screening,
   Effect.gen(function*() {
     const config = yield* AppConfig
     const source = yield* ListSource.make(config)
-    const { restore, service } = yield* make({ source, store: ListSource.makeStore(config.dataDir) })
+    const { restore, service } = yield* make({
+      source,
+      store: ListSource.makeStore(config.dataDir),
+      changes: yield* ScreeningChanges
+    })
     const first = source.kind === "file"
       ? Effect.tap(service.refresh, (outcome) => (outcome === "failed" ? restore : Effect.void))
       : Effect.zipRight(restore, service.refresh)

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { InvalidRequest, RateLimited, UpstreamUnavailable } from "../../domain/Problem.ts"
+import { InvalidRequest, RateLimited, StoreUnavailable, UpstreamUnavailable } from "../../domain/Problem.ts"
 import { DefaultMinScore, ScreeningResponse, ScreeningUrlParams } from "../../domain/Screening.ts"
 import {
   BatchCsv,
@@ -11,6 +11,7 @@ import {
   MaxBatchNames,
   NdjsonContentType
 } from "../../domain/ScreeningBatch.ts"
+import { ChangesUrlParams, ListChangesResponse } from "../../domain/ScreeningChanges.ts"
 import { CachePolicy, IndexGroup } from "../Annotations.ts"
 
 export class ScreeningGroup extends HttpApiGroup.make("screening")
@@ -30,6 +31,20 @@ export class ScreeningGroup extends HttpApiGroup.make("screening")
           "it (`match_type: id`). Every response carries " +
           "`affiliates_rule` and `ownership_trace`: a name screen is not ownership diligence. Party names are not " +
           "logged."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("cslChanges", "/api/csl/changes")
+      .setUrlParams(ChangesUrlParams)
+      .addSuccess(ListChangesResponse)
+      .addError(StoreUnavailable)
+      .annotate(OpenApi.Summary, "entries each list refresh added, changed and removed since a date (paged)")
+      .annotate(
+        OpenApi.Description,
+        "Every refresh of the Consolidated Screening List is compared with the previous list (entry id and a " +
+          "hash of its content) and recorded. Answers the refreshes recorded after `since` and their added, " +
+          "changed and removed entries (id, name, list), `limit` per page, `next_cursor` for the next. Use it to " +
+          "re-screen parties whose matching entries changed since they were last screened."
       )
   )
   .annotate(IndexGroup, "intel")

@@ -2,6 +2,7 @@ import { Chunk, Effect, Either, Schema, Stream } from "effect"
 import { fromParseError } from "../../domain/DecodeIssues.ts"
 import { PartyName, type PartyType, type ScreeningRequest, type ScreeningResponse } from "../../domain/Screening.ts"
 import type { BatchOptions } from "../../domain/ScreeningBatch.ts"
+import { slicer } from "../Cooperative.ts"
 import { about, respond, type Snapshot } from "./Respond.ts"
 
 /** One input line of a batch: a party to screen, with what is known of it beside its name. */
@@ -28,8 +29,8 @@ export interface ScreenedBatch {
 
 const decodeName = Schema.decodeUnknownEither(PartyName)
 
-/** Lines screened between two yields, so that a batch of 1,000 names never holds the thread for long. */
-const LinesPerSlice = 16
+/** Lines screened between two looks at the clock: a batch of 1,000 names pauses for other requests. */
+const LinesPerSlice = 8
 
 /**
  * Screens the lines against one snapshot of the list. A line's own fields (country, type) take
@@ -69,13 +70,13 @@ export const screenLines = (
       onRight: (response) => ({ _tag: "Screened", line: line.line, name: shown, response })
     })
   }
+  // the event loop gets a turn whenever a slice of lines has taken its budget of time
+  const tick = slicer()
   return {
     about: about(snapshot, options),
     results: Stream.fromIterable(lines).pipe(
       Stream.rechunk(LinesPerSlice),
-      Stream.mapChunksEffect((chunk) =>
-        Effect.zipRight(Effect.yieldNow(), Effect.sync(() => Chunk.map(chunk, screenOne)))
-      )
+      Stream.mapChunksEffect((chunk) => Effect.zipRight(tick, Effect.sync(() => Chunk.map(chunk, screenOne))))
     )
   }
 }

@@ -35,9 +35,9 @@ export const found = (
   list: LoadedList,
   request: ScreeningRequest,
   nameHits: ReadonlyArray<{ readonly entry: number; readonly alias: number; readonly score: number }>,
-  minScore: number
+  minScore: number,
+  allow: ((entry: number) => boolean) | undefined = filterOf(list, request)
 ): Array<Found> => {
-  const allow = filterOf(list, request)
   const byEntry = new Map<number, { entry: number; alias: number; score: number; id?: number }>()
   for (const hit of list.ids.find(request.id ?? request.name)) {
     if (allow === undefined || allow(hit.entry)) {

@@ -50,6 +50,8 @@ export const build = (entries: ReadonlyArray<ListEntry>): IdIndex => {
   })
   return {
     find: (text) => {
+      // most queries are names: without a digit there is nothing to look up
+      if (byKey.size === 0 || !/\p{N}/u.test(text)) return []
       const key = compact(text)
       return key.length < MinCompactLength || !/\d/.test(key) ? [] : (byKey.get(key) ?? [])
     }

@@ -54,13 +54,14 @@ export const respond = (
   const { list } = snapshot
   const shared = about(snapshot, request)
   const { min_score: minScore, offset, size } = shared.query
+  const allow = filterOf(list, request)
   const hits = list.matcher.search(request.name, {
     fuzzy: shared.query.fuzzy_name,
-    allow: filterOf(list, request),
+    allow,
     candidates: 2 * (offset + size)
   })
   if (hits === undefined) return Either.left(noWords)
-  const found = foundFor(list, request, hits, minScore)
+  const found = foundFor(list, request, hits, minScore, allow)
   return Either.right({
     ...shared,
     query: {
