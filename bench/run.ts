@@ -17,6 +17,7 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   ecfr: () => import("./ecfr.ts"),
   eccn: () => import("./eccn.ts"),
   screening: () => import("./screening.ts"),
+  "screening-batch": () => import("./screening-batch.ts"),
   render: () => import("./render.ts"),
   "rate-limit": () => import("./rate-limit.ts"),
   "oauth-guessing": () => import("./oauth-guessing.ts"),

@@ -93,7 +93,7 @@ describe("GET /api/csl", () => {
     ])
   })
 
-  it("filters by type, keeping entries of unknown type", async () => {
+  it("lowers entries of another type below the threshold, keeping entries of unknown type", async () => {
     expect(names((await csl("name=Sea%20Falcon&type=vessel")).body)).toEqual(["SEA FALCON"])
     expect(names((await csl("name=Sea%20Falcon&type=Entity")).body)).toEqual([])
     expect(names((await csl("name=Novatek%20Microsystems&type=Entity")).body)).toHaveLength(1)
@@ -153,7 +153,18 @@ describe("GET /api/csl", () => {
   it("documents its parameters in the OpenAPI document", async () => {
     const spec = await (await server.get("/openapi.json")).json()
     const parameters = spec.paths["/api/csl"].get.parameters.map((p: { name: string }) => p.name)
-    expect(parameters).toEqual(["name", "sources", "fuzzy_name", "countries", "type", "min_score", "size", "offset"])
+    expect(parameters).toEqual([
+      "name",
+      "sources",
+      "fuzzy_name",
+      "countries",
+      "type",
+      "country",
+      "id",
+      "min_score",
+      "size",
+      "offset"
+    ])
   })
 
   it("is listed in the index under intel", async () => {

@@ -80,8 +80,23 @@ const described = {
   fuzzy_name: "true (default): fuzzy matching; false: exact match of the normalized name",
   countries: "Keep entries linked to one of these ISO alpha-2 countries (address, nationality, citizenship); " +
     "entries without any country (e.g. ISN, DTC) are kept, since they cannot be ruled out",
-  type: "Keep entries of this type; entries of unknown type (BIS and State lists) are kept"
+  type: "The party's type: an entry of the same type scores higher, of another type lower (reason in " +
+    "field_agreement); entries of unknown type (BIS and State lists) are unchanged",
+  country: "The party's country (ISO alpha-2): an entry linked to it scores higher, to other countries only lower " +
+    "(reason in field_agreement)",
+  id: "An ID number (passport, IMO, registration …): entries listing it are returned as match_type id"
 }
+
+/** Longest ID number accepted (the list's longest is under 100 characters). */
+export const MaxIdLength = 64
+
+export const IdNumber = Schema.compose(
+  Schema.String.annotations({ message: () => "must be given once, as text" }),
+  Schema.Trim
+).pipe(
+  Schema.minLength(1, { message: () => "must not be blank" }),
+  Schema.maxLength(MaxIdLength, { message: () => `must be at most ${MaxIdLength} characters` })
+)
 
 /** What to screen. Omitted fields take the documented defaults. */
 export const ScreeningRequest = Schema.Struct({
@@ -90,6 +105,8 @@ export const ScreeningRequest = Schema.Struct({
   fuzzy_name: Schema.optional(Schema.Boolean).annotations({ description: described.fuzzy_name }),
   countries: Schema.optional(nonEmpty(CountryCode)).annotations({ description: described.countries }),
   type: Schema.optional(PartyType).annotations({ description: described.type }),
+  country: Schema.optional(CountryCode).annotations({ description: described.country }),
+  id: Schema.optional(IdNumber).annotations({ description: described.id }),
   min_score: Schema.optional(MinScore),
   size: Schema.optional(PageSize),
   offset: Schema.optional(Offset)
@@ -103,6 +120,8 @@ export const ScreeningQuery = Schema.Struct({
   sources: Schema.Array(Schema.String).annotations({ description: "Lists searched (codes)" }),
   countries: Schema.NullOr(Schema.Array(Schema.String)),
   type: Schema.NullOr(PartyType),
+  country: Schema.NullOr(Schema.String),
+  id: Schema.NullOr(Schema.String),
   min_score: Schema.Number,
   size: Schema.Int,
   offset: Schema.Int
@@ -195,6 +214,22 @@ export const MatchExplanation = Schema.Struct({
   })
 }).annotations({ identifier: "CslMatchExplanation" })
 
+/** How a list field compares with what the caller said about the party. */
+export const Agreement = Schema.Literal("agrees", "disagrees", "unknown").annotations({
+  identifier: "CslFieldAgreement",
+  description: "unknown: the entry does not state the field"
+})
+export type Agreement = typeof Agreement.Type
+
+/** The `country` and `type` the caller gave, compared with the entry, and what that did to the score. */
+export const FieldAgreement = Schema.Struct({
+  country: Schema.NullOr(Agreement).annotations({ description: "null: no country was given" }),
+  type: Schema.NullOr(Agreement).annotations({ description: "null: no type was given" }),
+  name_score: Schema.Number.annotations({ description: "The name's score before the adjustment" }),
+  adjustment: Schema.Number.annotations({ description: "Points added to (or taken from) name_score" })
+}).annotations({ identifier: "CslFieldAgreementReport" })
+export type FieldAgreement = typeof FieldAgreement.Type
+
 /** One list entry that scored at or above `min_score`. */
 export const ScreeningMatch = Schema.Struct({
   id: Schema.String.annotations({ description: "Record id in the list (OFAC entity number or trade.gov hash)" }),
@@ -203,6 +238,13 @@ export const ScreeningMatch = Schema.Struct({
     description: "The name or alternate name, as listed, that scored best"
   }),
   matched_name_kind: Schema.Literal("name", "alt_name"),
+  match_type: Schema.Literal("name", "id").annotations({
+    description: "id: the entry lists the ID number asked for (`matched_id`); name: its name or alias matched"
+  }),
+  matched_id: Schema.NullOr(MatchIdentifier).annotations({ description: "The listed ID that matched (id matches)" }),
+  field_agreement: Schema.NullOr(FieldAgreement).annotations({
+    description: "How the entry's country and type compare with the ones given (null when neither was given)"
+  }),
   score: Schema.Number.annotations({
     description: "0-100; 100 is the same normalized name. A score is a similarity, not a determination"
   }),
@@ -356,6 +398,10 @@ export const ScreeningUrlParams = Schema.Struct({
     description: `${described.countries}; comma-separated`
   }),
   type: Schema.optional(Schema.compose(capitalized, PartyType)).annotations({ description: described.type }),
+  country: Schema.optional(Schema.compose(Schema.Uppercase, CountryCode)).annotations({
+    description: described.country
+  }),
+  id: Schema.optional(IdNumber).annotations({ description: described.id }),
   min_score: Schema.optional(Schema.compose(Schema.NumberFromString, MinScore)),
   size: Schema.optional(Schema.compose(Schema.NumberFromString, PageSize)),
   offset: Schema.optional(Schema.compose(Schema.NumberFromString, Offset))

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import {
   CountryCode,
+  FieldAgreement,
   MinScore,
   Offset,
   PageSize,
@@ -48,7 +49,8 @@ export const CompactScreeningRequest = Schema.Struct({
     description: "ISO alpha-2 (entries without a country stay)"
   }),
   fuzzy_name: Schema.optional(Schema.Boolean).annotations({ description: "false: exact normalized name" }),
-  type: Schema.optional(PartyType),
+  type: Schema.optional(PartyType.annotations({ description: "Same type scores higher, other lower" })),
+  country: Schema.optional(CountryCode.annotations({ description: "The party's; moves scores" })),
   min_score: Schema.optional(MinScore),
   size: Schema.optional(PageSize.annotations({ description: `Matches per name (default ${CompactPageSize})` })),
   offset: Schema.optional(Offset),
@@ -76,6 +78,8 @@ export const CompactMatch = Schema.Struct({
   why: Schema.optional(Schema.String).annotations({
     description: "Alignment: `a→b kind` pairs, `+word` only in the query, `-word` only in the listed name"
   }),
+  matched_id: Schema.optional(Schema.String).annotations({ description: "The listed ID number that matched" }),
+  field_agreement: Schema.optional(FieldAgreement),
   list: Schema.String.annotations({ description: "List code (EL, SDN …)" }),
   type: Schema.optional(Schema.String),
   programs: Schema.optional(Schema.Array(Schema.String)),

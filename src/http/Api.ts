@@ -10,7 +10,7 @@ import { McpGroup } from "./mcp/Api.ts"
 import { describeDecodeFailuresAsProblems } from "./OpenApiDocument.ts"
 import { RadarGroup } from "./radar/Api.ts"
 import { ResearchGroup } from "./research/Api.ts"
-import { ScreeningGroup } from "./screening/Api.ts"
+import { ScreeningBatchGroup, ScreeningGroup } from "./screening/Api.ts"
 import { ServiceGroup } from "./service/Api.ts"
 import { SkillsGroup } from "./skills/Api.ts"
 import { RegulatoryStatusGroup } from "./status/Api.ts"
@@ -42,6 +42,7 @@ export class PublicApi extends HttpApi.make("export-compliance-data-service")
   .add(EnforcementGroup)
   .add(SkillsGroup)
   .add(ScreeningGroup)
+  .add(ScreeningBatchGroup)
   .add(McpGroup)
   .addError(InvalidRequest)
   .addError(InternalError)

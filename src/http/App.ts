@@ -15,6 +15,7 @@ import { RadarHttpLive } from "./radar/Http.ts"
 import { removedRoutes, RemovedRoutesLive } from "./Removed.ts"
 import { ResearchHttpLive } from "./research/Http.ts"
 import * as RouteCatalog from "./RouteCatalog.ts"
+import { ScreeningBatchHttpLive } from "./screening/Batch.ts"
 import { ScreeningHttpLive } from "./screening/Http.ts"
 import { DocsPath } from "./service/Api.ts"
 import { ServiceHttpLive } from "./service/Http.ts"
@@ -53,6 +54,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
     ResearchHttpLive,
     SkillsHttpLive,
     ScreeningHttpLive,
+    ScreeningBatchHttpLive,
     DocumentsHttpLive,
     DocumentFilesHttpLive,
     McpHttpLive

@@ -12,7 +12,7 @@ import { DataGeneration } from "../services/DataGeneration.ts"
 import { RateLimiter } from "../services/RateLimiter.ts"
 import { conditional, withHeaders } from "./middleware/Caching.ts"
 import { finishError, withProblems } from "./middleware/Problems.ts"
-import { withRateLimit } from "./middleware/RateLimit.ts"
+import { AnonymousQuota, quotaFor, withRateLimit } from "./middleware/RateLimit.ts"
 import { pathOf, requestIdFrom, type RequestInfo, routedPath } from "./middleware/RequestInfo.ts"
 import * as ResponseCache from "./middleware/ResponseCache.ts"
 import { RouteCatalog } from "./RouteCatalog.ts"
@@ -83,7 +83,11 @@ export const AppMiddleware = HttpLayerRouter.middleware<{
           }
           const key = cache.keyOf(info)
           const builtAt = cache.generation()
-          const withPrincipal = Effect.provideService(app, CurrentPrincipal, principal)
+          const quota = quotaFor(info, limiter, { trustProxy: config.trustProxy, principal })
+          const withPrincipal = app.pipe(
+            Effect.provideService(CurrentPrincipal, principal),
+            Effect.provideService(AnonymousQuota, quota)
+          )
           const routed = unverified === undefined
             ? withPrincipal
             : Effect.provideService(withPrincipal, UnverifiedCredential, unverified)

@@ -31,6 +31,7 @@ import * as RegulatoryStatus from "../services/RegulatoryStatus.ts"
 import * as Renderer from "../services/Renderer.ts"
 import * as Research from "../services/Research.ts"
 import * as Screening from "../services/Screening.ts"
+import * as ScreeningChanges from "../services/ScreeningChanges.ts"
 import * as DocumentFiles from "../services/store/DocumentFilesSql.ts"
 import * as UserDirectory from "../services/UserDirectory.ts"
 import * as RateLimit from "./RateLimit.ts"
@@ -50,7 +51,7 @@ const dataServices = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
     Research.layer,
     EnforcementFeed.layer.pipe(Layer.provideMerge(EnforcementLake.layer)),
     EnforcementCollection.layer,
-    Screening.layer,
+    Screening.layer.pipe(Layer.provideMerge(ScreeningChanges.layer)),
     Renderer.layer,
     DocumentFiles.layer
   ).pipe(Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)))

@@ -84,6 +84,8 @@ export const compactMatch = (match: ScreeningMatch): CompactMatch => {
     matched_name: match.matched_name === match.name ? undefined : match.matched_name,
     score: match.score,
     why: match.explanation === undefined ? undefined : why(match.explanation),
+    matched_id: match.matched_id === null ? undefined : line([match.matched_id.type, match.matched_id.number]),
+    field_agreement: match.field_agreement ?? undefined,
     list: match.source_code,
     type: text(match.type),
     programs: present(match.programs),

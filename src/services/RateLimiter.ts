@@ -17,7 +17,8 @@ export interface RateLimiterShape {
   /** Requests allowed per window; 0 means the limit is off. */
   readonly limit: number
   readonly windowSeconds: number
-  readonly consume: (key: string) => Effect.Effect<RateLimitDecision, RateLimiterError>
+  /** Counts `requests` (default 1) against the key's budget; refused requests are not counted. */
+  readonly consume: (key: string, requests?: number) => Effect.Effect<RateLimitDecision, RateLimiterError>
 }
 
 /** The anonymous per-client budget. Callers treat a failure as "allow" (the limit fails open). */
@@ -46,10 +47,17 @@ export const make = (options: LimitOptions) =>
     return {
       limit: options.limit,
       windowSeconds: options.windowSeconds,
-      consume: (key) =>
+      consume: (key, requests = 1) =>
         options.limit === 0
           ? Effect.succeed({ allowed: true, limit: 0, remaining: 0, resetSeconds: options.windowSeconds })
-          : shared.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit: options.limit, key }).pipe(
+          : shared.consume({
+            algorithm: "fixed-window",
+            onExceeded: "fail",
+            window,
+            limit: options.limit,
+            key,
+            tokens: requests
+          }).pipe(
             Effect.map((result): RateLimitDecision => ({
               allowed: true,
               limit: options.limit,

@@ -1,15 +1,19 @@
 import type { HttpClient } from "@effect/platform"
 import { Clock, Context, Duration, Effect, Either, Layer, Option, Ref } from "effect"
-import { InvalidRequest, UpstreamUnavailable } from "../domain/Problem.ts"
-import { DefaultMinScore, DefaultPageSize, type ScreeningRequest, type ScreeningResponse } from "../domain/Screening.ts"
+import { type InvalidRequest, UpstreamUnavailable } from "../domain/Problem.ts"
+import type { ScreeningRequest, ScreeningResponse } from "../domain/Screening.ts"
+import type { BatchOptions } from "../domain/ScreeningBatch.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { runSliced } from "./Cooperative.ts"
 import { DataGeneration } from "./DataGeneration.ts"
 import { RegulatoryStatus } from "./RegulatoryStatus.ts"
+import { type BatchLine, type ScreenedBatch, screenLines } from "./screening/Batch.ts"
+import { snapshotSteps } from "./screening/ListSnapshot.ts"
 import * as ListSource from "./screening/ListSource.ts"
 import { type LoadedList, loadSteps } from "./screening/LoadedList.ts"
-import type { Hit } from "./screening/Matcher.ts"
-import { affiliatesRule, disclaimer, ownershipTrace, toMatch } from "./screening/Response.ts"
+import { respond } from "./screening/Respond.ts"
+import { affiliatesRule } from "./screening/Response.ts"
+import { ScreeningChanges, type ScreeningChangesShape } from "./ScreeningChanges.ts"
 
 /**
  * Denied-party screening over the Consolidated Screening List: one `search` that REST
@@ -32,6 +36,14 @@ export interface ScreeningShape {
   readonly search: (
     request: ScreeningRequest
   ) => Effect.Effect<ScreeningResponse, InvalidRequest | UpstreamUnavailable>
+  /**
+   * Screens many parties against one list (the one in use when called), lazily and in order: the
+   * code path of `POST /api/csl/batch` and of MCP `search_csl` with several names.
+   */
+  readonly batch: (
+    lines: ReadonlyArray<BatchLine>,
+    options: BatchOptions
+  ) => Effect.Effect<ScreenedBatch, UpstreamUnavailable>
   /** Fetches the list from its source and swaps the index in when the new list is good. */
   readonly refresh: Effect.Effect<RefreshOutcome>
   readonly status: Effect.Effect<ScreeningStatus>
@@ -53,62 +65,11 @@ const notLoaded = new UpstreamUnavailable({
   upstream: "csl"
 })
 
-const noWords = new InvalidRequest({
-  detail: "Invalid parameter: name (has no letters or digits to compare)",
-  invalidParams: [{ name: "name", in: "query", reason: "has no letters or digits to compare" }]
-})
-
-const filterOf = (list: LoadedList, request: ScreeningRequest) => {
-  if (request.sources === undefined && request.type === undefined && request.countries === undefined) return undefined
-  const sources = request.sources === undefined ? undefined : new Set<string>(request.sources)
-  const countries = request.countries === undefined ? undefined : new Set<string>(request.countries)
-  return (entryIndex: number) => {
-    const entry = list.entries[entryIndex]!
-    if (sources !== undefined && !sources.has(entry.code)) return false
-    const type = entry.record.type
-    if (request.type !== undefined && type !== undefined && type !== null && type !== request.type) return false
-    return countries === undefined || entry.countries.length === 0 || entry.countries.some((c) => countries.has(c))
-  }
-}
-
-/** The page's hits as matches, each with the alignment its score rests on. */
-const explained = (list: LoadedList, name: string, page: ReadonlyArray<Hit>) => {
-  const alignments = list.matcher.explain(name, page)
-  return page.map((hit, i) => toMatch(list.entries[hit.entry]!, hit.alias, hit.score, alignments[i]))
-}
-
-/**
- * The corporate family group: entries whose names contain the query's identifying words, apart
- * from the matches (a family member never counts toward `total` or `result`).
- */
-const nameContained = (
-  list: LoadedList,
-  name: string,
-  allow: ((entry: number) => boolean) | undefined,
-  matched: ReadonlyArray<Hit>,
-  offset: number,
-  size: number
-) => {
-  const family = list.matcher.family(name, allow)
-  if (family === undefined) return {}
-  const shown = new Set(matched.map((hit) => hit.entry))
-  const members = family.hits
-    .filter((hit) => !shown.has(hit.entry))
-    .map((hit) => ({ ...hit, score: Math.round(hit.score * 1000) / 10 }))
-  return {
-    name_contained: {
-      match_type: "name_contained" as const,
-      words: family.words,
-      total: family.tooBroad ? family.total : members.length,
-      too_broad: family.tooBroad,
-      matches: explained(list, name, members.slice(offset, offset + size))
-    }
-  }
-}
-
 export interface MakeOptions {
   readonly source: ListSource.ListSource
   readonly store?: ReturnType<typeof ListSource.makeStore> | undefined
+  /** Where each installed list's changes against the previous one are recorded (the shared history). */
+  readonly changes?: ScreeningChangesShape | undefined
 }
 
 export const make = (options: MakeOptions) =>
@@ -130,7 +91,20 @@ export const make = (options: MakeOptions) =>
           rejectedRecords: list.rejected,
           buildMillis: list.buildMillis
         })
+        if (options.changes) yield* recordChanges(options.changes, list)
       })
+
+    // the history is kept beside the list, never in its way: a store outage leaves it unrecorded
+    const recordChanges = (changes: ScreeningChangesShape, list: LoadedList) =>
+      Effect.gen(function*() {
+        const snapshot = yield* runSliced(snapshotSteps(list.entries, list.publishedAt, yield* now))
+        const outcome = yield* changes.record(snapshot)
+        // answers of GET /api/csl/changes cached before the history was written are dropped
+        if (outcome === "recorded" || outcome === "baseline") yield* generation.bump
+        yield* Effect.logInfo("screening list changes", { outcome })
+      }).pipe(
+        Effect.catchAll((error) => Effect.logWarning("screening list changes not recorded", { error: error.message }))
+      )
 
     const failed = (reason: string) =>
       Ref.update(state, (current) => ({ ...current, stale: current.list !== undefined })).pipe(
@@ -180,50 +154,16 @@ export const make = (options: MakeOptions) =>
       if (Either.isRight(loaded)) yield* install(loaded.right, copy.etag, true, "stored copy")
     })
 
-    const search = (request: ScreeningRequest) =>
-      Effect.gen(function*() {
-        const { list, stale } = yield* Ref.get(state)
-        if (list === undefined) return yield* notLoaded
-        const size = request.size ?? DefaultPageSize
-        const offset = request.offset ?? 0
-        const minScore = request.min_score ?? DefaultMinScore
-        const fuzzy = request.fuzzy_name ?? true
-        const allow = filterOf(list, request)
-        const hits = list.matcher.search(request.name, { fuzzy, allow, candidates: 2 * (offset + size) })
-        if (hits === undefined) return yield* noWords
-        const found = hits
-          .map((hit) => ({ ...hit, score: Math.round(hit.score * 1000) / 10 }))
-          .filter((hit) => hit.score >= minScore)
-        const lists = request.sources === undefined
-          ? list.lists
-          : list.lists.filter((l) => (request.sources as ReadonlyArray<string>).includes(l.code))
-        return {
-          query: {
-            name: request.name,
-            fuzzy_name: fuzzy,
-            sources: request.sources ?? lists.map((l) => l.code),
-            countries: request.countries ?? null,
-            type: request.type ?? null,
-            min_score: minScore,
-            size,
-            offset
-          },
-          total: found.length,
-          result: found.length > 0 ? "potential_match" as const : "no_match" as const,
-          lists,
-          dataset: {
-            published_at: list.publishedAt,
-            loaded_at: list.loadedAt,
-            entries: list.entries.length,
-            stale
-          },
-          matches: explained(list, request.name, found.slice(offset, offset + size)),
-          ...nameContained(list, request.name, allow, found, offset, size),
-          affiliates_rule: affiliatesRule(yield* regulatory.affiliatesRule),
-          ownership_trace: ownershipTrace,
-          disclaimer
-        }
-      })
+    const snapshot = Effect.gen(function*() {
+      const { list, stale } = yield* Ref.get(state)
+      if (list === undefined) return yield* notLoaded
+      return { list, stale, affiliatesRule: affiliatesRule(yield* regulatory.affiliatesRule) }
+    })
+
+    const search = (request: ScreeningRequest) => Effect.flatMap(snapshot, (taken) => respond(taken, request))
+
+    const batch = (lines: ReadonlyArray<BatchLine>, options: BatchOptions) =>
+      Effect.map(snapshot, (taken) => screenLines(taken, lines, options))
 
     const status = Effect.map(Ref.get(state), ({ list, stale }): ScreeningStatus => ({
       loaded: list !== undefined,
@@ -233,7 +173,7 @@ export const make = (options: MakeOptions) =>
       stale
     }))
 
-    return { service: { search, refresh, status } satisfies ScreeningShape, restore }
+    return { service: { search, batch, refresh, status } satisfies ScreeningShape, restore }
   })
 
 /** Milliseconds until the next daily refresh at 00:30 UTC. */
@@ -267,13 +207,17 @@ const keepFresh = (first: Effect.Effect<RefreshOutcome>, refresh: Effect.Effect<
 export const layer: Layer.Layer<
   Screening,
   never,
-  AppConfig | HttpClient.HttpClient | DataGeneration | RegulatoryStatus
+  AppConfig | HttpClient.HttpClient | DataGeneration | RegulatoryStatus | ScreeningChanges
 > = Layer.scoped(
   Screening,
   Effect.gen(function*() {
     const config = yield* AppConfig
     const source = yield* ListSource.make(config)
-    const { restore, service } = yield* make({ source, store: ListSource.makeStore(config.dataDir) })
+    const { restore, service } = yield* make({
+      source,
+      store: ListSource.makeStore(config.dataDir),
+      changes: yield* ScreeningChanges
+    })
     const first = source.kind === "file"
       ? Effect.tap(service.refresh, (outcome) => (outcome === "failed" ? restore : Effect.void))
       : Effect.zipRight(restore, service.refresh)

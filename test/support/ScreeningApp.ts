@@ -8,6 +8,7 @@ import { PublicServices } from "../../src/layers/Public.ts"
 import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import * as RegulatoryStatus from "../../src/services/RegulatoryStatus.ts"
 import type * as Screening from "../../src/services/Screening.ts"
+import * as ScreeningChanges from "../../src/services/ScreeningChanges.ts"
 import { testStore } from "./TestStore.ts"
 
 export const fixtureText = readFileSync("test/fixtures/screening/consolidated.json", "utf8")
@@ -42,7 +43,9 @@ export const screeningApp = <R>(
     AppRoutes.pipe(
       Layer.provide(Layer.merge(
         PublicServices,
-        screening.pipe(Layer.provide(Layer.mergeAll(DataGeneration.layer, regulatory, FetchHttpClient.layer)))
+        screening.pipe(
+          Layer.provide(Layer.mergeAll(DataGeneration.layer, regulatory, FetchHttpClient.layer, ScreeningChanges.layer))
+        )
       ))
     ),
     "node test",

@@ -5,6 +5,26 @@ import { RateLimited } from "../../domain/Problem.ts"
 import type { RateLimitDecision, RateLimiterShape } from "../../services/RateLimiter.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
+/**
+ * The anonymous budget of the request in flight, for handlers whose one request does the work of
+ * many (a screening batch counts as its number of names): `charge(n)` counts `n` more requests
+ * against the caller's budget, or fails with `RateLimited` (counting nothing) when they do not fit.
+ * Free for callers the limit does not count (credentials, unlimited deployments, unknown address).
+ */
+export interface AnonymousQuotaShape {
+  readonly charge: (requests: number) => Effect.Effect<void, RateLimited>
+}
+
+export class AnonymousQuota extends Context.Tag("app/http/AnonymousQuota")<AnonymousQuota, AnonymousQuotaShape>() {}
+
+const unlimited: AnonymousQuotaShape = { charge: () => Effect.void }
+
+/** The request's quota (see `AnonymousQuota`); its absence is a wiring defect, read as no extra charge. */
+export const requestQuota = Effect.map(
+  Effect.serviceOption(AnonymousQuota),
+  Option.getOrElse(() => unlimited)
+)
+
 /** The peer address when the runtime adapter knows it but the request object does not (web handlers). */
 export class ClientAddress extends Context.Tag("app/http/ClientAddress")<ClientAddress, string>() {}
 
@@ -42,6 +62,39 @@ export interface LimitOptions {
   readonly principal: Principal
   /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
   readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
+}
+
+/** The quota `withRateLimit` counts from: what a handler charges beyond the request itself. */
+export const quotaFor = (
+  info: RequestInfo,
+  limiter: RateLimiterShape,
+  options: Pick<LimitOptions, "trustProxy" | "principal">
+): AnonymousQuotaShape => {
+  if (limiter.limit === 0 || !limitedPath(info.routedPath) || hasUsableCredential(options.principal)) return unlimited
+  return {
+    charge: (requests) =>
+      requests <= 0 ? Effect.void : Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
+        if (key === undefined) return Effect.void
+        return limiter.consume(key, requests).pipe(
+          Effect.catchAll((error) => Effect.as(Effect.logWarning("rate limiter unavailable", error.reason), undefined)),
+          Effect.flatMap((decision) => {
+            if (decision === undefined) return Effect.void
+            const headers = headersOf(decision, limiter.windowSeconds)
+            Object.assign(info.responseHeaders, headers)
+            if (decision.allowed) return Effect.void
+            info.responseHeaders["retry-after"] = String(decision.resetSeconds)
+            return Effect.fail(
+              new RateLimited({
+                detail: `This request counts as ${requests + 1} requests, more than the anonymous limit of ` +
+                  `${decision.limit} per ${limiter.windowSeconds} s leaves; send fewer names, retry later, or use an ` +
+                  "API key.",
+                retryAfter: decision.resetSeconds
+              })
+            )
+          })
+        )
+      })
+  }
 }
 
 /**

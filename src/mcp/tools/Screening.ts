@@ -1,10 +1,20 @@
-import { Effect } from "effect"
-import type { InvalidRequest, UpstreamUnavailable } from "../../domain/Problem.ts"
-import { MaxPageSize, type ScreeningRequest } from "../../domain/Screening.ts"
+import { Effect, Stream } from "effect"
+import { InvalidRequest, type UpstreamUnavailable } from "../../domain/Problem.ts"
+import { MaxPageSize } from "../../domain/Screening.ts"
 import { CompactPageSize, CompactScreeningRequest, SearchCslAnswer } from "../../domain/ScreeningCompact.ts"
 import { Screening } from "../../services/Screening.ts"
 import { compactAnswer, enginePage } from "../ScreeningCompact.ts"
 import * as Tool from "../Tool.ts"
+
+/** Which argument held the `at`-th party: `name` comes first when given, then `names`. */
+const parameterOf = (at: number, hasName: boolean) =>
+  hasName ? (at === 0 ? "name" : `names[${at - 1}]`) : `names[${at}]`
+
+const invalidName = (parameter: string, reason: string) =>
+  new InvalidRequest({
+    detail: `Invalid parameter: ${parameter} (${reason})`,
+    invalidParams: [{ name: parameter, in: "query", reason }]
+  })
 
 /**
  * REST twin: `GET /api/csl` (`format: "full"` answers exactly its document). By default the
@@ -22,21 +32,20 @@ export const searchCsl = Tool.make({
   output: Tool.structured(SearchCslAnswer),
   run: ({ format, name, names, ...filters }) =>
     Effect.flatMap(Screening, (screening): Effect.Effect<SearchCslAnswer, InvalidRequest | UpstreamUnavailable> => {
-      const request = (party: string, page?: { offset: number; size: number }): ScreeningRequest => ({
-        ...filters,
-        ...page,
-        name: party
-      })
       const parties = [...(name === undefined ? [] : [name]), ...(names ?? [])]
-      if (format === "full") return screening.search(request(parties[0]!))
+      if (format === "full") return screening.search({ ...filters, name: parties[0]! })
       const page = { offset: filters.offset ?? 0, size: filters.size ?? CompactPageSize }
-      return Effect.map(
-        Effect.forEach(parties, (party) =>
-          Effect.map(
-            screening.search(request(party, enginePage(page.offset, page.size, MaxPageSize))),
-            (response) => ({ name: party, response })
-          )),
-        (screened) => compactAnswer(screened, page)
+      // the batch path of POST /api/csl/batch: one list snapshot, every name screened the same way
+      const lines = parties.map((party, at) => ({ line: at + 1, name: party }))
+      return screening.batch(lines, { ...filters, ...enginePage(page.offset, page.size, MaxPageSize) }).pipe(
+        Effect.flatMap((batch) => Stream.runCollect(batch.results)),
+        Effect.flatMap((outcomes) =>
+          Effect.forEach(outcomes, (outcome) =>
+            outcome._tag === "Screened"
+              ? Effect.succeed({ name: outcome.name, response: outcome.response })
+              : Effect.fail(invalidName(parameterOf(outcome.line - 1, name !== undefined), outcome.reason)))
+        ),
+        Effect.map((screened) => compactAnswer(screened, page))
       )
     })
 })

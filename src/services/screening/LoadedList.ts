@@ -2,6 +2,7 @@ import { Either } from "effect"
 import type { ScreenedList } from "../../domain/Screening.ts"
 import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
 import { type BulkFileError, type BulkSourceInfo, parseSteps } from "./BulkFile.ts"
+import * as IdIndex from "./IdIndex.ts"
 import { type ListEntry, toEntry } from "./ListEntry.ts"
 import * as Matcher from "./Matcher.ts"
 import * as NameIndex from "./NameIndex.ts"
@@ -11,6 +12,8 @@ import { sourceCode } from "./Sources.ts"
 export interface LoadedList {
   readonly entries: ReadonlyArray<ListEntry>
   readonly matcher: Matcher.Matcher
+  /** The entries' ID numbers (passport, IMO, registration …). */
+  readonly ids: IdIndex.IdIndex
   readonly lists: ReadonlyArray<typeof ScreenedList.Type>
   readonly publishedAt: string | null
   readonly loadedAt: string
@@ -58,6 +61,7 @@ export function* loadSteps(text: string, loadedAt: string): Steps<Either.Either<
   return Either.right({
     entries,
     matcher,
+    ids: IdIndex.build(entries),
     lists: listsOf(entries, list.sources),
     publishedAt: list.publishedAt,
     loadedAt,

@@ -1,5 +1,6 @@
 import type { AffiliatesRuleStatus } from "../../domain/RegulatoryStatus.ts"
 import type {
+  FieldAgreement,
   MatchExplanation,
   OwnershipTrace,
   ScreeningAffiliatesRule,
@@ -39,8 +40,16 @@ export const toExplanation = (alignment: Alignment): typeof MatchExplanation.Typ
   reordered: alignment.reordered
 })
 
+/** How an entry was found beside its name: by one of its ID numbers, how the stated fields compared, and the scorer's alignment. */
+export interface MatchBasis {
+  /** Index in the entry's `ids` of the ID number that matched (an id match). */
+  readonly id?: number | undefined
+  readonly agreement?: FieldAgreement | undefined
+  readonly alignment?: Alignment | undefined
+}
+
 /** A list entry as a match; `score` is 0–100. */
-export const toMatch = (entry: ListEntry, alias: number, score: number, alignment?: Alignment): ScreeningMatch => {
+export const toMatch = (entry: ListEntry, alias: number, score: number, basis: MatchBasis = {}): ScreeningMatch => {
   const record = entry.record
   const matched = entry.names[alias]!
   const vessel = {
@@ -56,6 +65,9 @@ export const toMatch = (entry: ListEntry, alias: number, score: number, alignmen
     name: record.name,
     matched_name: matched.listed,
     matched_name_kind: matched.kind,
+    match_type: basis.id === undefined ? "name" : "id",
+    matched_id: basis.id === undefined ? null : identifier(record.ids![basis.id]!),
+    field_agreement: basis.agreement ?? null,
     score,
     source: record.source,
     source_code: entry.code,
@@ -79,7 +91,7 @@ export const toMatch = (entry: ListEntry, alias: number, score: number, alignmen
     vessel: Object.values(vessel).some((value) => value !== null) ? vessel : null,
     source_list_url: text(record.source_list_url),
     source_information_url: text(record.source_information_url),
-    ...(alignment === undefined ? {} : { explanation: toExplanation(alignment) })
+    ...(basis.alignment === undefined ? {} : { explanation: toExplanation(basis.alignment) })
   }
 }
 

@@ -12,8 +12,9 @@ import {
   type ScreeningListParams,
   type ScreeningPage
 } from "../../domain/workspace/Screenings.ts"
-import { type InvalidCursor, invalidCursor, type StoreUnavailable } from "../../domain/workspace/Workspace.ts"
+import { type InvalidCursor, invalidCursor, StoreUnavailable } from "../../domain/workspace/Workspace.ts"
 import { Screening } from "../Screening.ts"
+import { ScreeningChanges } from "../ScreeningChanges.ts"
 import { pageOf, storeFailure } from "./Rows.ts"
 import { decodeScreening, writeScreening } from "./Tables.ts"
 
@@ -55,9 +56,16 @@ export const rescreenReasons = (
   return reasons
 }
 
+/** Why the entries a party's latest screening matched call for a new one: they changed on the list since. */
+export const changedEntriesReason = (changed: ReadonlySet<string>): ReadonlyArray<string> =>
+  changed.size === 0
+    ? []
+    : [`list entries it matched changed or were removed since (ids ${[...changed].sort().join(", ")})`]
+
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
   const screening = yield* Screening
+  const changes = yield* ScreeningChanges
 
   const write = (workspace: string, entry: ScreeningRecord) => storeFailure(writeScreening(sql, workspace, entry))
 
@@ -94,7 +102,14 @@ export const make = Effect.gen(function*() {
       }
       const now = yield* Clock.currentTimeMillis
       const status = yield* screening.status
-      const reasons = rescreenReasons(latest, now, params.rescreen_days ?? DefaultRescreenDays, status.publishedAt)
+      // the list-change history (GET /api/csl/changes) names the entries that changed since
+      const changed = yield* changes.changedEntries((latest.hits ?? []).map((hit) => hit.id), latest.screened_at).pipe(
+        Effect.mapError(() => new StoreUnavailable({ message: "the list-change history cannot be read" }))
+      )
+      const reasons = [
+        ...rescreenReasons(latest, now, params.rescreen_days ?? DefaultRescreenDays, status.publishedAt),
+        ...changedEntriesReason(changed)
+      ]
       return {
         party: params.party,
         screened: true,
