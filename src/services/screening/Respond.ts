@@ -10,6 +10,7 @@ import {
 import { filterOf, type Found, found as foundFor } from "./Found.ts"
 import type { LoadedList } from "./LoadedList.ts"
 import { disclaimer, ownershipTrace, toMatch } from "./Response.ts"
+import type { Alignment } from "./Scorer.ts"
 
 const noWords = new InvalidRequest({
   detail: "Invalid parameter: name (has no letters or digits to compare)",
@@ -50,7 +51,7 @@ export const about = (snapshot: Snapshot, request: Omit<ScreeningRequest, "name"
 const explained = (list: LoadedList, name: string, page: ReadonlyArray<Found>) => {
   const byName = page.filter((hit): hit is Found & { readonly name: number } => hit.name !== undefined)
   const alignments = list.matcher.explain(name, byName)
-  const alignmentOf = new Map(byName.map((hit, i) => [hit, alignments[i]]))
+  const alignmentOf = new Map<Found, Alignment | undefined>(byName.map((hit, i) => [hit, alignments[i]]))
   return page.map((hit) =>
     toMatch(list.entries[hit.entry]!, hit.alias, hit.score, { ...hit.basis, alignment: alignmentOf.get(hit) })
   )
