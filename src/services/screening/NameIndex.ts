@@ -4,7 +4,14 @@ import * as DeletionIndex from "./DeletionIndex.ts"
 import { formMatchKind, MatchKind } from "./MatchKind.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
 import { isPinyin, wadeGilesKeys } from "./Sinitic.ts"
-import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys, transliterationKey } from "./TokenSimilarity.ts"
+import {
+  consonantSkeleton,
+  greekKey,
+  hasDigit,
+  type PhoneticKeys,
+  phoneticKeys,
+  transliterationKey
+} from "./TokenSimilarity.ts"
 
 /**
  * The searchable form of a list: one indexed name per name and alias, each a sequence of token ids
@@ -56,6 +63,8 @@ export interface NameIndex {
   readonly skeletons: ReadonlyMap<string, ReadonlyArray<number>>
   /** `transliterationKey` of every listed word → ids (how Cyrillic and Greek spellings are looked up). */
   readonly transliterations: ReadonlyMap<string, ReadonlyArray<number>>
+  /** The same keys without H (`greekKey`), for Greek spellings. */
+  readonly greekTransliterations: ReadonlyMap<string, ReadonlyArray<number>>
   /** Wade-Giles spelling → ids of the dictionary entries that stand for it (see `Sinitic`). */
   readonly wadeGiles: ReadonlyMap<string, ReadonlyArray<number>>
   /** Single-token ids in alphabetical order of their text (prefix lookups of truncated words). */
@@ -334,13 +343,19 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     else skeletons.set(key, [id])
   }
   const transliterations = new Map<string, Array<number>>()
+  const greekTransliterations = new Map<string, Array<number>>()
+  const keyed = (map: Map<string, Array<number>>, key: string, id: number) => {
+    const list = map.get(key)
+    if (list) list.push(id)
+    else map.set(key, [id])
+  }
   for (let id = 0; id < singleTokenCount; id++) {
     if (id % stepEvery === 0) yield
     if (tokens[id]!.length < 2 || hasDigit(tokens[id]!)) continue
     const key = transliterationKey(tokens[id]!)
-    const list = transliterations.get(key)
-    if (list) list.push(id)
-    else transliterations.set(key, [id])
+    keyed(transliterations, key, id)
+    const greek = greekKey(key)
+    if (greek.length >= 2) keyed(greekTransliterations, greek, id)
   }
   const wade = new Map<string, Array<number>>()
   for (let id = 0; id < tokens.length; id++) {
@@ -383,6 +398,7 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     sortedTokens,
     wadeGiles: wade,
     transliterations,
+    greekTransliterations,
     dictionary,
     tokens,
     singleTokenCount,
