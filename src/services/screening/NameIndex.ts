@@ -201,6 +201,30 @@ interface PendingName {
   readonly name: NormalizedName
 }
 
+/**
+ * Key → ids of the first `count` dictionary entries that `take` accepts, under each of their keys
+ * (empty keys left out): how skeletons, transliteration keys and Wade-Giles spellings are looked up.
+ */
+function* keyIndexSteps(
+  tokens: ReadonlyArray<string>,
+  count: number,
+  take: (token: string) => boolean,
+  keysOf: (token: string) => Iterable<string>
+): Steps<Map<string, Array<number>>> {
+  const index = new Map<string, Array<number>>()
+  for (let id = 0; id < count; id++) {
+    if (id % stepEvery === 0) yield
+    if (!take(tokens[id]!)) continue
+    for (const key of keysOf(tokens[id]!)) {
+      if (key === "") continue
+      const list = index.get(key)
+      if (list) list.push(id)
+      else index.set(key, [id])
+    }
+  }
+  return index
+}
+
 /** Builds the index of a list, pausing between slices of names when run with `runSliced`. */
 export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
   const dictionary = new Map<string, number>()
@@ -332,41 +356,15 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     else exact.set(item.name.key, [nameIndex])
   })
 
-  const skeletons = new Map<string, Array<number>>()
-  for (let id = 0; id < tokens.length; id++) {
-    if (id % stepEvery === 0) yield
-    if (hasDigit(tokens[id]!)) continue
-    const key = consonantSkeleton(tokens[id]!)
-    if (key === "") continue
-    const list = skeletons.get(key)
-    if (list) list.push(id)
-    else skeletons.set(key, [id])
-  }
-  const transliterations = new Map<string, Array<number>>()
-  const greekTransliterations = new Map<string, Array<number>>()
-  const keyed = (map: Map<string, Array<number>>, key: string, id: number) => {
-    const list = map.get(key)
-    if (list) list.push(id)
-    else map.set(key, [id])
-  }
-  for (let id = 0; id < singleTokenCount; id++) {
-    if (id % stepEvery === 0) yield
-    if (tokens[id]!.length < 2 || hasDigit(tokens[id]!)) continue
-    const key = transliterationKey(tokens[id]!)
-    keyed(transliterations, key, id)
-    const greek = greekKey(key)
-    if (greek.length >= 2) keyed(greekTransliterations, greek, id)
-  }
-  const wade = new Map<string, Array<number>>()
-  for (let id = 0; id < tokens.length; id++) {
-    if (id % stepEvery === 0) yield
-    if (tokens[id]!.length < 2 || hasDigit(tokens[id]!)) continue
-    for (const key of wadeGilesKeys(tokens[id]!)) {
-      const list = wade.get(key)
-      if (list) list.push(id)
-      else wade.set(key, [id])
-    }
-  }
+  const noDigit = (token: string) => !hasDigit(token)
+  const word = (token: string) => token.length >= 2 && !hasDigit(token)
+  const skeletons = yield* keyIndexSteps(tokens, tokens.length, noDigit, (token) => [consonantSkeleton(token)])
+  const transliterations = yield* keyIndexSteps(tokens, singleTokenCount, word, (token) => [transliterationKey(token)])
+  const greekTransliterations = yield* keyIndexSteps(tokens, singleTokenCount, word, (token) => {
+    const key = greekKey(transliterationKey(token))
+    return key.length >= 2 ? [key] : []
+  })
+  const wade = yield* keyIndexSteps(tokens, tokens.length, word, wadeGilesKeys)
   const sortedTokens = Int32Array.from({ length: singleTokenCount }, (_, id) => id)
     .sort((a, b) => (tokens[a]! < tokens[b]! ? -1 : tokens[a]! > tokens[b]! ? 1 : 0))
 
