@@ -4,7 +4,7 @@ import { toEntry } from "../src/services/screening/ListEntry.ts"
 import * as Matcher from "../src/services/screening/Matcher.ts"
 import * as NameIndex from "../src/services/screening/NameIndex.ts"
 import type { AlignedStep } from "../src/services/screening/Scorer.ts"
-import { spelledWithoutVowels, transliterationKey } from "../src/services/screening/TokenSimilarity.ts"
+import { greekKey, spelledWithoutVowels, transliterationKey } from "../src/services/screening/TokenSimilarity.ts"
 
 /**
  * Explanations (issue "screening decisions", item 4): the alignment each score rests on, step by
@@ -37,7 +37,9 @@ const entries = [
   record("Chengdu Huawei High-Tech Investment Co., Ltd.", null),
   record("MOHAMMADI, Mohammad Reza", "Individual"),
   record("SHAQIRI, Shaqir", "Individual"),
-  record("Wuxi Hyatech Co., Ltd.", null)
+  record("Wuxi Hyatech Co., Ltd.", null),
+  record("Rim Yong-hyok", "Individual"),
+  record("KIM, Yong Bok", "Individual")
 ].map(toEntry)
 const matcher = Matcher.make(NameIndex.build(entries))
 
@@ -129,6 +131,7 @@ describe("Latin names written in other scripts", () => {
     expect(transliterationKey("ko")).toBe(transliterationKey("co"))
     expect(transliterationKey("schagosev", true)).toBe(transliterationKey("shkhagoshev"))
     expect(transliterationKey("chengdu")).not.toBe(transliterationKey("hengdu"))
+    expect(greekKey(transliterationKey("iok", true))).toBe(greekKey(transliterationKey("hyok")))
   })
 
   it("reads an abjad word's W and Y as the listed long vowels", () => {
@@ -155,5 +158,9 @@ describe("Latin names written in other scripts", () => {
     ])
     expect(arabic.score).toBeGreaterThanOrEqual(0.85)
     expect(explained("ΣΑΚΙΡΙ ΣΑΚΙΡ").score).toBeGreaterThanOrEqual(0.85)
+    // Greek has no H: "ΙΟΚ" is HYOK
+    const greek = explained("ΡΙΜ ΙΟΝΓΚ ΙΟΚ")
+    expect(greek.name).toBe("Rim Yong-hyok")
+    expect(greek.steps).toContain("iok>hyok:transliteration")
   })
 })

@@ -1,6 +1,6 @@
 import { familyNames } from "./Family.ts"
 import type { NameIndex } from "./NameIndex.ts"
-import { makePreparer } from "./Query.ts"
+import { makePreparer, type PreparedQuery } from "./Query.ts"
 import { type Alignment, explain, score, unmatchedNameCost } from "./Scorer.ts"
 import { TokenClass } from "./Vocabulary.ts"
 
@@ -60,7 +60,18 @@ const maxCandidates = 1000
  * once per index and reused: a search runs synchronously, start to end.
  */
 export const make = (index: NameIndex): Matcher => {
-  const prepare = makePreparer(index)
+  const prepareNew = makePreparer(index)
+  // A REST answer searches, explains its page and finds the family for one text: prepared once.
+  // A prepared query stays valid until the next is prepared, so the last one is safe to reuse.
+  let lastText: string | undefined
+  let lastQuery: PreparedQuery | undefined
+  const prepare = (text: string): PreparedQuery => {
+    if (text !== lastText || lastQuery === undefined) {
+      lastQuery = prepareNew(text)
+      lastText = text
+    }
+    return lastQuery
+  }
   const n = index.nameCount
   const accumulated = new Float32Array(n)
   const lastSlot = new Int32Array(n)

@@ -4,7 +4,14 @@ import * as DeletionIndex from "./DeletionIndex.ts"
 import { formMatchKind, MatchKind } from "./MatchKind.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
 import { isPinyin, wadeGilesKeys } from "./Sinitic.ts"
-import { consonantSkeleton, hasDigit, type PhoneticKeys, phoneticKeys, transliterationKey } from "./TokenSimilarity.ts"
+import {
+  consonantSkeleton,
+  greekKey,
+  hasDigit,
+  type PhoneticKeys,
+  phoneticKeys,
+  transliterationKey
+} from "./TokenSimilarity.ts"
 
 /**
  * The searchable form of a list: one indexed name per name and alias, each a sequence of token ids
@@ -56,6 +63,8 @@ export interface NameIndex {
   readonly skeletons: ReadonlyMap<string, ReadonlyArray<number>>
   /** `transliterationKey` of every listed word → ids (how Cyrillic and Greek spellings are looked up). */
   readonly transliterations: ReadonlyMap<string, ReadonlyArray<number>>
+  /** The same keys without H (`greekKey`), for Greek spellings. */
+  readonly greekTransliterations: ReadonlyMap<string, ReadonlyArray<number>>
   /** Wade-Giles spelling → ids of the dictionary entries that stand for it (see `Sinitic`). */
   readonly wadeGiles: ReadonlyMap<string, ReadonlyArray<number>>
   /** Single-token ids in alphabetical order of their text (prefix lookups of truncated words). */
@@ -192,6 +201,30 @@ interface PendingName {
   readonly name: NormalizedName
 }
 
+/**
+ * Key → ids of the first `count` dictionary entries that `take` accepts, under each of their keys
+ * (empty keys left out): how skeletons, transliteration keys and Wade-Giles spellings are looked up.
+ */
+function* keyIndexSteps(
+  tokens: ReadonlyArray<string>,
+  count: number,
+  take: (token: string) => boolean,
+  keysOf: (token: string) => Iterable<string>
+): Steps<Map<string, Array<number>>> {
+  const index = new Map<string, Array<number>>()
+  for (let id = 0; id < count; id++) {
+    if (id % stepEvery === 0) yield
+    if (!take(tokens[id]!)) continue
+    for (const key of keysOf(tokens[id]!)) {
+      if (key === "") continue
+      const list = index.get(key)
+      if (list) list.push(id)
+      else index.set(key, [id])
+    }
+  }
+  return index
+}
+
 /** Builds the index of a list, pausing between slices of names when run with `runSliced`. */
 export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
   const dictionary = new Map<string, number>()
@@ -323,35 +356,15 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     else exact.set(item.name.key, [nameIndex])
   })
 
-  const skeletons = new Map<string, Array<number>>()
-  for (let id = 0; id < tokens.length; id++) {
-    if (id % stepEvery === 0) yield
-    if (hasDigit(tokens[id]!)) continue
-    const key = consonantSkeleton(tokens[id]!)
-    if (key === "") continue
-    const list = skeletons.get(key)
-    if (list) list.push(id)
-    else skeletons.set(key, [id])
-  }
-  const transliterations = new Map<string, Array<number>>()
-  for (let id = 0; id < singleTokenCount; id++) {
-    if (id % stepEvery === 0) yield
-    if (tokens[id]!.length < 2 || hasDigit(tokens[id]!)) continue
-    const key = transliterationKey(tokens[id]!)
-    const list = transliterations.get(key)
-    if (list) list.push(id)
-    else transliterations.set(key, [id])
-  }
-  const wade = new Map<string, Array<number>>()
-  for (let id = 0; id < tokens.length; id++) {
-    if (id % stepEvery === 0) yield
-    if (tokens[id]!.length < 2 || hasDigit(tokens[id]!)) continue
-    for (const key of wadeGilesKeys(tokens[id]!)) {
-      const list = wade.get(key)
-      if (list) list.push(id)
-      else wade.set(key, [id])
-    }
-  }
+  const noDigit = (token: string) => !hasDigit(token)
+  const word = (token: string) => token.length >= 2 && !hasDigit(token)
+  const skeletons = yield* keyIndexSteps(tokens, tokens.length, noDigit, (token) => [consonantSkeleton(token)])
+  const transliterations = yield* keyIndexSteps(tokens, singleTokenCount, word, (token) => [transliterationKey(token)])
+  const greekTransliterations = yield* keyIndexSteps(tokens, singleTokenCount, word, (token) => {
+    const key = greekKey(transliterationKey(token))
+    return key.length >= 2 ? [key] : []
+  })
+  const wade = yield* keyIndexSteps(tokens, tokens.length, word, wadeGilesKeys)
   const sortedTokens = Int32Array.from({ length: singleTokenCount }, (_, id) => id)
     .sort((a, b) => (tokens[a]! < tokens[b]! ? -1 : tokens[a]! > tokens[b]! ? 1 : 0))
 
@@ -383,6 +396,7 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     sortedTokens,
     wadeGiles: wade,
     transliterations,
+    greekTransliterations,
     dictionary,
     tokens,
     singleTokenCount,

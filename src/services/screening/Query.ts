@@ -6,6 +6,7 @@ import { normalize, TokenClass, TokenMark } from "./Normalize.ts"
 import { wadeGilesKeys } from "./Sinitic.ts"
 import {
   consonantSkeleton,
+  greekKey,
   hasDigit,
   type PhoneticKeys,
   phoneticKeys,
@@ -223,11 +224,12 @@ export const makePreparer = (index: NameIndex) => {
 
   /** Listed Latin words this Cyrillic or Greek word spells (Greek X stands for both KH and CH). */
   const backTransliterations = (text: string, greek: boolean, found: Resemblance) => {
-    const keys = greek ? [transliterationKey(text, true), transliterationKey(text)] : [transliterationKey(text)]
+    const keys = greek
+      ? [greekKey(transliterationKey(text, true)), greekKey(transliterationKey(text))]
+      : [transliterationKey(text)]
+    const map = greek ? index.greekTransliterations : index.transliterations
     for (const key of keys) {
-      for (const id of index.transliterations.get(key) ?? []) {
-        offer(found, id, backTransliterationSimilarity, MatchKind.transliteration)
-      }
+      for (const id of map.get(key) ?? []) offer(found, id, backTransliterationSimilarity, MatchKind.transliteration)
     }
   }
 

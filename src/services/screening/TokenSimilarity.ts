@@ -143,3 +143,6 @@ export const transliterationKey = (token: string, greek = false): string =>
     .replace(/dzh|dj/g, "j").replace(/tch/g, "ch").replace(/ch/g, "\u0001").replace(/sh/g, "s").replace(/kh/g, "h")
     .replace(/gh/g, "g").replace(/ph/g, "f").replace(/[cq]/g, "k").replace(/ks/g, "x").replace(/\u0001/g, "ch")
     .replace(/w/g, "v").replace(/y/g, "i").replace(/ou/g, "u").replace(/(.)\1+/g, "$1")
+
+/** Greek has no H: a Latin H written in Greek letters is gone ("ΙΟΚ" for HYOK), so its key drops them. */
+export const greekKey = (key: string): string => key.replace(/h/g, "")
