@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
+import { Validator } from "@seriousme/openapi-schema-validator"
 import { Option, Schema, SchemaAST as AST } from "effect"
 import { Api } from "../src/http/Api.ts"
 
@@ -88,6 +89,12 @@ const shown = Object.entries(document.paths).flatMap(([path, item]) =>
 )
 
 describe("OpenAPI examples", () => {
+  it("leave the document a valid OpenAPI 3.1 document", async () => {
+    const result = await new Validator().validate(structuredClone(document) as object)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+  })
+
   it("every examples annotation of a request or response schema is a value of its schema", () => {
     const annotated = declared.flatMap((entry) => annotatedExamples(entry.ast))
     // the realistic ones this document is expected to show: 3A090, Germany, the problems
