@@ -90,7 +90,7 @@ const shown = Object.entries(document.paths).flatMap(([path, item]) =>
 
 describe("OpenAPI examples", () => {
   it("leave the document a valid OpenAPI 3.1 document", async () => {
-    const result = await new Validator().validate(structuredClone(document) as object)
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(document)))
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
   })
@@ -142,10 +142,5 @@ describe("OpenAPI examples", () => {
       return get?.responses[400] !== undefined && example(path, 400) === undefined
     })
     expect(bad).toEqual([])
-    // a screening answer's examples are its parts': a match is shown with its schema
-    expect(document.components.schemas.ScreeningMatch?.examples?.[0]).toMatchObject({
-      source_code: "EL",
-      matched_name_kind: "name"
-    })
   })
 })

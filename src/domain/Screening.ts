@@ -187,44 +187,7 @@ export const ScreeningMatch = Schema.Struct({
   vessel: Schema.NullOr(MatchVessel),
   source_list_url: Schema.NullOr(Schema.String),
   source_information_url: Schema.NullOr(Schema.String)
-}).annotations({
-  identifier: "ScreeningMatch",
-  examples: [{
-    id: "a3c1f0e2d4b5c6a7e8f9012345678901abcdef12",
-    name: "Huawei Technologies Co., Ltd.",
-    matched_name: "Huawei Technologies Co., Ltd.",
-    matched_name_kind: "name",
-    score: 96.4,
-    source: "Entity List (EL) - Bureau of Industry and Security",
-    source_code: "EL",
-    type: "Entity",
-    programs: [],
-    alt_names: ["Huawei"],
-    countries: ["CN"],
-    addresses: [{
-      address: "Bantian Huawei Base, Longgang District",
-      city: "Shenzhen",
-      state: null,
-      postal_code: null,
-      country: "CN"
-    }],
-    ids: [],
-    remarks: null,
-    title: null,
-    dates_of_birth: [],
-    places_of_birth: [],
-    nationalities: [],
-    citizenships: [],
-    federal_register_notice: "84 FR 22963, 5/21/19",
-    start_date: "2019-05-16",
-    end_date: null,
-    license_requirement: "For all items subject to the EAR, see §§ 734.9(e) and 744.11(a)(2) of the EAR.",
-    license_policy: "Presumption of denial for items subject to the EAR.",
-    vessel: null,
-    source_list_url: "https://www.bis.gov/entity-list",
-    source_information_url: "https://www.bis.gov/entity-list"
-  }]
-})
+}).annotations({ identifier: "ScreeningMatch" })
 export type ScreeningMatch = typeof ScreeningMatch.Type
 
 /** The Affiliates Rule as it stands today, and what it means for entities a listed party owns. */
