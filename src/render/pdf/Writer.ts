@@ -40,6 +40,7 @@ export class Writer {
   private destinations = 0
   private readonly registered = new Set<string>()
   private readonly widths = new Map<string, number>()
+  private readonly heights = new Map<string, number>()
 
   readonly tags: Tags
 
@@ -171,7 +172,17 @@ export class Writer {
     if (runs.length === 1 && this.oneLine(text, name, options)) {
       return this.doc.currentLineHeight(true) + (options.lineGap ?? 0)
     }
-    if (runs.length === 1) return this.doc.heightOfString(text, options)
+    if (runs.length === 1) {
+      // tables are measured for their layout, for keeping with a heading and again to fit a page
+      const key = `${name}\u0000${this.doc.currentLineHeight()}\u0000${options.width}\u0000${
+        options.lineGap ?? 0
+      }\u0000${options.characterSpacing ?? 0}\u0000${text}`
+      const known = this.heights.get(key)
+      if (known !== undefined) return known
+      const height = this.doc.heightOfString(text, options)
+      this.heights.set(key, height)
+      return height
+    }
     // runs in several faces wrap as one flow: lines counted from the widths, with room for word breaks
     const line = this.doc.currentLineHeight(true) + (options.lineGap ?? 0)
     const lines = text.split("\n").reduce((sum, part) => {
