@@ -9,6 +9,9 @@ import { type FontName, fonts } from "./Fonts.ts"
 import { drawHtmlTable } from "./Table.ts"
 import { Tags } from "./Tags.ts"
 import { textRuns } from "./TextRuns.ts"
+
+/** Printable ASCII: always drawn by the primary face, in one run. */
+const ascii = /^[\x20-\x7e]*$/
 import { Colors, contentWidth, Page, ToneColors, Type } from "./Theme.ts"
 
 export interface TocEntry {
@@ -37,6 +40,7 @@ export class Writer {
   private destinations = 0
   private readonly registered = new Set<string>()
   private readonly widths = new Map<string, number>()
+  private readonly heights = new Map<string, number>()
 
   readonly tags: Tags
 
@@ -116,6 +120,13 @@ export class Writer {
    */
   write(text: string, name: FontName, x?: number, y?: number, options: PDFKit.Mixins.TextOptions = {}): void {
     const runs = textRuns(text, name, this.fallback)
+    if (x !== undefined && y !== undefined && runs.length === 1 && this.oneLine(text, name, options)) {
+      // what pdfkit's line wrapper would do for a line that needs no wrapping, without running it
+      this.doc.font(name).text(text, x, y, { ...options, width: undefined, lineBreak: false })
+      this.doc.x = x
+      this.doc.y = y + this.doc.currentLineHeight(true) + (options.lineGap ?? 0)
+      return
+    }
     const last = runs.length - 1
     runs.forEach((run, i) => {
       const features = this.use(run.face)
@@ -143,11 +154,35 @@ export class Writer {
     return width
   }
 
+  /**
+   * Whether `text` (in a primary face) is one line at `options.width` with room to spare: pdfkit's
+   * line wrapper, the costliest part of setting text, then has nothing to do.
+   */
+  private oneLine(text: string, name: FontName, options: PDFKit.Mixins.TextOptions): boolean {
+    if (options.width === undefined || options.continued || options.lineBreak === false) return false
+    if (options.height !== undefined || text === "" || text.length * 2 > options.width) return false
+    if (text.includes("\n") || !ascii.test(text)) return false
+    return this.widthOf(text, name, options) < options.width - 1
+  }
+
   /** Height of `text` wrapped at `width` in `name` at the current size. */
   heightOf(text: string, name: FontName, options: PDFKit.Mixins.TextOptions & { width: number }): number {
     const runs = textRuns(text, name, this.fallback)
     this.doc.font(name)
-    if (runs.length === 1) return this.doc.heightOfString(text, options)
+    if (runs.length === 1 && this.oneLine(text, name, options)) {
+      return this.doc.currentLineHeight(true) + (options.lineGap ?? 0)
+    }
+    if (runs.length === 1) {
+      // tables are measured for their layout, for keeping with a heading and again to fit a page
+      const key = `${name}\u0000${this.doc.currentLineHeight()}\u0000${options.width}\u0000${
+        options.lineGap ?? 0
+      }\u0000${options.characterSpacing ?? 0}\u0000${text}`
+      const known = this.heights.get(key)
+      if (known !== undefined) return known
+      const height = this.doc.heightOfString(text, options)
+      this.heights.set(key, height)
+      return height
+    }
     // runs in several faces wrap as one flow: lines counted from the widths, with room for word breaks
     const line = this.doc.currentLineHeight(true) + (options.lineGap ?? 0)
     const lines = text.split("\n").reduce((sum, part) => {
@@ -370,10 +405,10 @@ export class Writer {
    * a text layer): the cover card's ECCN and status can be found and copied, not only seen.
    */
   private hiddenText(text: string, x: number, y: number, width: number, height: number): void {
-    const fitted = this.fitBlock(text, "sans", { size: 8, minSize: 2, width: width - 12, height: height - 12 })
     this.doc.save()
     this.doc.addContent("3 Tr")
-    this.font("sans", fitted.size).write(fitted.text, "sans", x + 6, y + 6, { width: width - 12 })
+    // small type, and lines past the picture's height are dropped: nothing is seen, nothing may spill
+    this.font("sans", 4).write(text, "sans", x + 6, y + 6, { width: width - 12, height: height - 12 })
     this.doc.restore()
   }
 
