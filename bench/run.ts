@@ -20,7 +20,8 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   render: () => import("./render.ts"),
   "rate-limit": () => import("./rate-limit.ts"),
   "document-links": () => import("./document-links.ts"),
-  workspace: () => import("./workspace.ts")
+  workspace: () => import("./workspace.ts"),
+  "agent-tasks": () => import("./agent-tasks.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

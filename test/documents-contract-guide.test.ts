@@ -7,7 +7,7 @@ import { DefaultResultChars } from "../src/mcp/Budget.ts"
 const memo = readFileSync(new URL("../skills/svc-classify/templates/classification-memo.md", import.meta.url), "utf8")
 
 /** Each key's description, read back from the payload schema's annotations. */
-const descriptions = (slug: keyof typeof contracts) => {
+const descriptions = (slug: keyof typeof contracts): Map<string, string | undefined> => {
   const ast = contracts[slug].schema.ast as SchemaAST.TypeLiteral
   return new Map(ast.propertySignatures.map((property) => {
     // an optional key's type is the annotated schema or, after `optional`, a union holding it
@@ -15,7 +15,8 @@ const descriptions = (slug: keyof typeof contracts) => {
     const held = SchemaAST.isUnion(property.type)
       ? property.type.types.map((member) => SchemaAST.getDescriptionAnnotation(member)).find(Option.isSome)
       : undefined
-    return [String(property.name), Option.getOrUndefined(Option.isSome(own) ? own : held ?? Option.none())] as const
+    const found: Option.Option<string> = Option.isSome(own) ? own : held ?? Option.none()
+    return [String(property.name), Option.getOrUndefined(found)] as const
   }))
 }
 
