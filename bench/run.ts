@@ -22,7 +22,8 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   "rate-limit": () => import("./rate-limit.ts"),
   "oauth-guessing": () => import("./oauth-guessing.ts"),
   "document-links": () => import("./document-links.ts"),
-  workspace: () => import("./workspace.ts")
+  workspace: () => import("./workspace.ts"),
+  "agent-tasks": () => import("./agent-tasks.ts")
 }
 
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))

@@ -51,6 +51,10 @@ export const DocumentContract = Schema.Struct({
     description: "The sections of judgement: a document with any of them empty is marked Incomplete on its cover " +
       "and rendered as a draft unless the caller asks for a final with allow_incomplete"
   }),
+  sections: Schema.Array(Schema.Struct({ title: Schema.String, keys: Schema.Array(Schema.String) })).annotations({
+    description: "Where each key belongs: the document's sections in order (`Section › step or part`) with their " +
+      "keys; each key's description in the payload schema says what to write"
+  }),
   // described as a plain object: the generated schema would repeat the `/schemas/unknown` id
   fields: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
     jsonSchema: {

@@ -77,6 +77,10 @@ export interface Contract extends ContractDef {
   readonly fieldsByKey: ReadonlyMap<string, FieldMeta>
 }
 
+/** Where a key belongs, as the document shows it: the section, and the step or part inside it. */
+export const whereOf = (section: SectionDef, part: PartDef): string =>
+  part.title === undefined ? section.title : `${section.title} › ${part.title}`
+
 const pascal = (slug: string) => slug.split("-").map((part) => part[0]!.toUpperCase() + part.slice(1)).join("")
 
 const metaOf = (property: SchemaAST.PropertySignature): FieldMeta =>
@@ -88,10 +92,10 @@ const metaOf = (property: SchemaAST.PropertySignature): FieldMeta =>
 export const defineContract = (def: ContractDef): Contract => {
   const properties: Record<string, ReturnType<typeof fieldSchema>> = {}
   for (const section of def.sections) {
-    for (const { fields } of section.parts) {
-      for (const [key, field] of Object.entries(fields)) {
+    for (const part of section.parts) {
+      for (const [key, field] of Object.entries(part.fields)) {
         if (Object.hasOwn(properties, key)) throw new Error(`${def.slug}: key ${key} is declared twice`)
-        properties[key] = fieldSchema(key, section.id, field)
+        properties[key] = fieldSchema(key, section.id, field, whereOf(section, part))
       }
     }
   }
@@ -142,6 +146,9 @@ export const contractDocument = (contract: Contract): DocumentContract => {
     enums,
     authoring_notes: contract.authoringNotes,
     judgement_sections: contract.judgements.map((judgement) => judgement.label),
+    sections: contract.sections.flatMap((section) =>
+      section.parts.map((part) => ({ title: whereOf(section, part), keys: Object.keys(part.fields) }))
+    ),
     fields: Object.fromEntries(contract.fields.map((field) => [field.key, field.placeholder]))
   }
 }

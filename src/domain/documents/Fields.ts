@@ -183,8 +183,13 @@ const valueSchema = (field: FieldSpec): Schema.Schema<any, any> => {
   }
 }
 
-/** The annotated schema of one key; the property is optional unless the field is required. */
-export const fieldSchema = (key: string, section: string, field: FieldSpec) => {
+/**
+ * The annotated schema of one key; the property is optional unless the field is required. Its
+ * description says where the key belongs (`where`: the section, and the step or part within it)
+ * and what to write (the field's own description, else its label), so a payload can be written
+ * from the schema alone.
+ */
+export const fieldSchema = (key: string, section: string, field: FieldSpec, where: string = section) => {
   const meta: FieldMeta = {
     key,
     label: field.label,
@@ -199,7 +204,7 @@ export const fieldSchema = (key: string, section: string, field: FieldSpec) => {
   const schema = (field.required && field.kind !== "table" && field.kind !== "choice" ? nonBlank(base) : base)
     .annotations({
       title: field.label,
-      description: field.description ?? field.label,
+      description: `${where}: ${field.description ?? field.label}`,
       examples: [field.placeholder],
       [FieldMetaId]: meta
     })
