@@ -6,6 +6,7 @@ import { escapedMetadata } from "./Archival.ts"
 import type { Fallback, FallbackFace } from "./FallbackFonts.ts"
 import { fitBlock, type FitBox, fitLine, type Fitted } from "./Fit.ts"
 import { type FontName, fonts } from "./Fonts.ts"
+import { Pictures } from "./Pictures.ts"
 import { drawHtmlTable } from "./Table.ts"
 import { Tags } from "./Tags.ts"
 import { textRuns } from "./TextRuns.ts"
@@ -34,9 +35,7 @@ export class Writer {
   readonly left = Page.marginX
   readonly width = contentWidth
   private outlineParent: PDFKit.PDFOutline | undefined
-  private readonly pictures: Array<
-    { picture: Picture; page: number; x: number; y: number; figure: ReturnType<Tags["reserve"]> }
-  > = []
+  private readonly pictures = new Pictures(this)
   private destinations = 0
   private readonly registered = new Set<string>()
   private readonly widths = new Map<string, number>()
@@ -375,41 +374,12 @@ export class Writer {
   /** Reserves the picture's space in the flow; `placePictures` draws it once its pixels exist. */
   image(picture: Picture): void {
     this.ensure(picture.height + 8)
-    const [x, y] = [this.left, this.doc.y]
-    const figure = this.tags.reserve("Figure", {
-      alt: picture.alt,
-      bbox: [x, y, x + picture.width, y + picture.height]
-    })
-    this.pictures.push({ picture, page: this.pageIndex, x, y, figure })
+    this.pictures.reserve(picture, this.left, this.doc.y)
     this.doc.y += picture.height + 10
   }
 
-  async placePictures(): Promise<void> {
-    const pngs = await Promise.all(this.pictures.map(({ picture }) => picture.png))
-    this.pictures.forEach(({ figure, page, picture, x, y }, index) => {
-      const png = pngs[index]!
-      this.doc.switchToPage(page)
-      figure.fill(() => {
-        this.doc.image(Buffer.from(png.buffer, png.byteOffset, png.byteLength), x, y, {
-          width: picture.width,
-          height: picture.height
-        })
-        this.hiddenText(picture.alt, x, y, picture.width, picture.height)
-      })
-      figure.end()
-    })
-  }
-
-  /**
-   * What a picture shows as invisible text over it (text render mode 3, as in scanned pages with
-   * a text layer): the cover card's ECCN and status can be found and copied, not only seen.
-   */
-  private hiddenText(text: string, x: number, y: number, width: number, height: number): void {
-    this.doc.save()
-    this.doc.addContent("3 Tr")
-    // small type, and lines past the picture's height are dropped: nothing is seen, nothing may spill
-    this.font("sans", 4).write(text, "sans", x + 6, y + 6, { width: width - 12, height: height - 12 })
-    this.doc.restore()
+  placePictures(): Promise<void> {
+    return this.pictures.place()
   }
 
   /** The finished file. */
