@@ -147,7 +147,7 @@ export const DocumentLinkId = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{
 const RenderWarnings = Schema.Struct({
   count: Schema.Int.annotations({ description: "Non-fatal payload issues (`X-Render-Warnings`)" }),
   messages: Schema.Array(Schema.String).annotations({
-    description: "The issues, named without their values (empty when a remote rendering backend reports a count only)"
+    description: "The issues, named without their values"
   })
 })
 
