@@ -134,6 +134,38 @@ describe("data bundles carry the enforcement archive", () => {
     }
   }, 60_000)
 
+  it(
+    "carries texts and metadata only when the PDFs exceed the budget; search works, the PDF is reported missing",
+    async () => {
+      const small = Either.getOrThrow(
+        await inStore(source, withRepo((repo) => Enforcement.exportEnforcement(repo, { bytes: 1, files: 10 })))
+      )
+      expect(small.section).toMatchObject({ documents: 3, pdfs: "left_out", pdf_bytes: section!.pdf_bytes })
+      expect(small.entries.map(([path]) => path)).toEqual(["enforcement/documents-0001.json"])
+      const textsOnly = join(work, "texts-only.tar.gz")
+      await writeBundle(textsOnly, small.section, small.entries)
+      const target = join(work, "texts-only")
+      expect(Either.isRight(await importInto(target, textsOnly))).toBe(true)
+      const state = await archiveState(target)
+      const before = await archiveState(source)
+      expect(state.rows).toEqual(before.rows)
+      expect(state.bodies).toEqual(before.bodies)
+      expect(state.files.map(([, stored]) => stored)).toEqual([null, null])
+
+      const server = await startServer({ app: productionApp(), config: { dataDir: target } })
+      try {
+        const search = await (await server.get("/api/enforcement/docs?q=thermal%20imaging")).json()
+        expect(search.documents.map((d: { id: string }) => d.id)).toEqual(["bis-case:E0001"])
+        const pdf = await server.get("/api/enforcement/docs/bis-case%3AE0001/file")
+        expect(pdf.status).not.toBe(200)
+        expect((await pdf.json()).detail).toContain("Document bis-case:E0001 has no stored PDF")
+      } finally {
+        await server.close()
+      }
+    },
+    60_000
+  )
+
   it("refuses a bundle whose archive rows or PDFs do not match their checksums, writing nothing", async () => {
     for (const [index, altered] of ["enforcement/documents-0001.json", entries[entries.length - 1]![0]].entries()) {
       const damaged = join(work, `damaged-${index}.tar.gz`)

@@ -28,7 +28,15 @@ const decoder = new TextDecoder()
 export const documentsPath = (index: number) => `enforcement/documents-${String(index + 1).padStart(4, "0")}.json`
 export const pdfPath = (sha256: string) => `enforcement/files/${sha256}.pdf`
 
-export const exportEnforcement = (repo: ArchiveRepo): Effect.Effect<
+/** The PDFs a bundle carries at most: all of them, or none (texts and metadata still travel). */
+export interface PdfBudget {
+  readonly bytes: number
+  readonly files: number
+}
+
+export const defaultPdfBudget: PdfBudget = { bytes: maxBundledPdfBytes, files: maxBundledPdfs }
+
+export const exportEnforcement = (repo: ArchiveRepo, budget: PdfBudget = defaultPdfBudget): Effect.Effect<
   { readonly section: Section; readonly entries: ReadonlyArray<Entry> },
   SqlError
 > =>
@@ -56,7 +64,7 @@ export const exportEnforcement = (repo: ArchiveRepo): Effect.Effect<
     ])
     const files = yield* repo.referencedFiles
     const pdfBytes = files.reduce((sum, file) => sum + file.bytes, 0)
-    const included = pdfBytes <= maxBundledPdfBytes && files.length <= maxBundledPdfs
+    const included = pdfBytes <= budget.bytes && files.length <= budget.files
     if (included) {
       for (const file of files) {
         const bytes = yield* repo.file(file.sha256)
