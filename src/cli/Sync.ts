@@ -128,8 +128,7 @@ export const sync = leaf({
     export: {
       type: "text",
       placeholder: "<file>",
-      description:
-        "then write a data bundle (12 parts, screening list, enforcement archive; checksummed) for offline use"
+      description: "then write a data bundle for offline use (see above)"
     },
     import: { type: "text", placeholder: "<file>", description: "load a data bundle instead (no network needed)" }
   },
