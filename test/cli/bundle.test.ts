@@ -39,70 +39,61 @@ describe("data bundles: export from the upstreams, import on a machine without a
     await csl.close()
   })
 
-  it(
-    "exports all 12 parts, the screening list and the enforcement archive, then serves them offline after an import",
-    async () => {
-      const exporting = offlineEnv({ ECFR_BASE_URL: ecfr.url, CSL_BULK_URL: cslUrl })
-      // the exporting machine's archive: three documents, two with PDFs, one marked removed
-      await Effect.runPromise(seedSmallArchive(dataDirStore(exporting.DATA_DIR!), exporting.DATA_DIR!))
-      const exported = await runCli(["sync", "--export", bundle], exporting)
-      expect(exported.status, exported.stderr).toBe(0)
-      expect(exported.stdout).toMatch(/wrote .*ecds-bundle\.tar\.gz: 12 eCFR parts \(issues 2026-11-10, 2026-11-18\)/)
-      expect(exported.stdout).toContain("the screening list and 3 enforcement documents (with their PDFs)")
-      const entries = await readArchive(bundle)
-      const manifest = JSON.parse(new TextDecoder().decode(entries.get("manifest.json")))
-      expect(manifest).toMatchObject({
-        format: "ecds-bundle/1",
-        screening_list: { origin: cslUrl },
-        enforcement: { documents: 3, paths: ["enforcement/documents-0001.json"], pdfs: "included" }
-      })
-      expect(manifest.ecfr.parts).toHaveLength(12)
-      // 36 part files, the list, one file of document rows and the two PDFs
-      expect(Object.keys(manifest.files)).toHaveLength(40)
+  it("exports the parts, the screening list and the enforcement archive, then serves them offline", async () => {
+    const exporting = offlineEnv({ ECFR_BASE_URL: ecfr.url, CSL_BULK_URL: cslUrl })
+    // the exporting machine's archive: three documents, two with PDFs, one marked removed
+    await Effect.runPromise(seedSmallArchive(dataDirStore(exporting.DATA_DIR!), exporting.DATA_DIR!))
+    const exported = await runCli(["sync", "--export", bundle], exporting)
+    expect(exported.status, exported.stderr).toBe(0)
+    expect(exported.stdout).toMatch(/wrote .*ecds-bundle\.tar\.gz: 12 eCFR parts \(issues 2026-11-10, 2026-11-18\)/)
+    expect(exported.stdout).toContain("the screening list and 3 enforcement documents (with their PDFs)")
+    const entries = await readArchive(bundle)
+    const manifest = JSON.parse(new TextDecoder().decode(entries.get("manifest.json")))
+    expect(manifest).toMatchObject({
+      format: "ecds-bundle/1",
+      screening_list: { origin: cslUrl },
+      enforcement: { documents: 3, paths: ["enforcement/documents-0001.json"], pdfs: "included" }
+    })
+    expect(manifest.ecfr.parts).toHaveLength(12)
+    // 36 part files, the list, one file of document rows and the two PDFs
+    expect(Object.keys(manifest.files)).toHaveLength(40)
 
-      // the importing machine has no upstream at all
-      await ecfr.close()
-      await csl.close()
-      const env = offlineEnv({ CSL_BULK_URL: cslUrl })
-      const imported = await runCli(["sync", "--import", bundle], env)
-      expect(imported.status, imported.stderr).toBe(0)
-      expect(imported.stdout).toContain("12 eCFR parts, the screening list and 3 enforcement documents")
+    // the importing machine has no upstream at all
+    await ecfr.close()
+    await csl.close()
+    const env = offlineEnv({ CSL_BULK_URL: cslUrl })
+    const imported = await runCli(["sync", "--import", bundle], env)
+    expect(imported.status, imported.stderr).toBe(0)
+    expect(imported.stdout).toContain("12 eCFR parts, the screening list and 3 enforcement documents")
 
-      const server = await startServer({
-        config: { dataDir: env.DATA_DIR!, cslBulkUrl: cslUrl, rateLimitPerMinute: 0 },
-        store: dataDirStore(env.DATA_DIR!)
-      })
-      try {
-        const archive = await server.get("/api/enforcement/docs?q=thermal%20imaging")
-        expect(archive.status).toBe(200)
-        expect((await archive.json()).documents.map((d: { id: string }) => d.id)).toEqual(["bis-case:E0001"])
-        const text = await server.get("/api/ecfr/740/plain/740.1")
-        expect(text.status).toBe(200)
-        expect(text.headers.get("x-ecfr-issue-date")).toBe("2026-11-18")
-        expect(await text.text()).toContain("§ 740.1 Introduction.")
-        for (
-          const path of [
-            "/api/ecfr/121",
-            "/api/ecfr/732/sections",
-            "/api/eccn/3A001",
-            "/api/country-chart?country=China"
-          ]
-        ) {
-          expect((await server.get(path)).status, path).toBe(200)
-        }
-        let screening = await server.get("/api/csl?name=Rustam%20Karimov")
-        for (let attempt = 0; screening.status === 503 && attempt < 100; attempt++) {
-          await new Promise((resolve) => setTimeout(resolve, 50))
-          screening = await server.get("/api/csl?name=Rustam%20Karimov")
-        }
-        expect(screening.status).toBe(200)
-        expect((await screening.json()).matches[0].name).toBe("KARIMOV, Rustam Valerievich")
-      } finally {
-        await server.close()
+    const server = await startServer({
+      config: { dataDir: env.DATA_DIR!, cslBulkUrl: cslUrl, rateLimitPerMinute: 0 },
+      store: dataDirStore(env.DATA_DIR!)
+    })
+    try {
+      const archive = await server.get("/api/enforcement/docs?q=thermal%20imaging")
+      expect(archive.status).toBe(200)
+      expect((await archive.json()).documents.map((d: { id: string }) => d.id)).toEqual(["bis-case:E0001"])
+      const text = await server.get("/api/ecfr/740/plain/740.1")
+      expect(text.status).toBe(200)
+      expect(text.headers.get("x-ecfr-issue-date")).toBe("2026-11-18")
+      expect(await text.text()).toContain("§ 740.1 Introduction.")
+      for (
+        const path of ["/api/ecfr/121", "/api/ecfr/732/sections", "/api/eccn/3A001", "/api/country-chart?country=China"]
+      ) {
+        expect((await server.get(path)).status, path).toBe(200)
       }
-    },
-    300_000
-  )
+      let screening = await server.get("/api/csl?name=Rustam%20Karimov")
+      for (let attempt = 0; screening.status === 503 && attempt < 100; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        screening = await server.get("/api/csl?name=Rustam%20Karimov")
+      }
+      expect(screening.status).toBe(200)
+      expect((await screening.json()).matches[0].name).toBe("KARIMOV, Rustam Valerievich")
+    } finally {
+      await server.close()
+    }
+  }, 300_000)
 
   it("refuses a damaged bundle, naming the file, and writes nothing", async () => {
     const entries = new Map(await readArchive(bundle))
