@@ -11,8 +11,10 @@ import { readArchive, sha256Hex, writeArchive } from "../src/services/bundle/Arc
 import * as Bundle from "../src/services/bundle/Bundle.ts"
 import * as Enforcement from "../src/services/bundle/Enforcement.ts"
 import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
-import { removedId, seedSmallArchive } from "./support/EnforcementBundle.ts"
+import { importDirectory } from "../src/services/enforcement/Import.ts"
+import { removedId, seedSmallArchive, smallArchiveDir } from "./support/EnforcementBundle.ts"
 import { callTool, productionApp } from "./support/mcp/McpTestApp.ts"
+import { forEachEngine } from "./support/SqlEngines.ts"
 import { startServer } from "./support/TestServer.ts"
 import { testStore } from "./support/TestStore.ts"
 
@@ -48,22 +50,44 @@ const writeBundle = (path: string, section: BundleManifest["enforcement"], entri
 const importInto = (dataDir: string, file: string) =>
   inStore(dataDir, Effect.flatMap(Bundle.readBundle(file), (bundle) => Bundle.storeBundle(bundle, () => {})))
 
-/** What a copy must keep of each row: everything but the bookkeeping times. */
-const archiveState = (dataDir: string) =>
-  inStore(
-    dataDir,
-    withRepo((repo) =>
-      Effect.gen(function*() {
-        const rows = yield* repo.all
-        const full = yield* repo.full(rows.map((row) => row.id))
-        const files = yield* Effect.forEach(
-          rows.flatMap((row) => (row.pdfSha256 === null ? [] : [row.pdfSha256])),
-          (digest) => Effect.map(repo.file(digest), (bytes) => [digest, bytes === undefined ? null : sha256Hex(bytes)])
-        )
-        return { rows, bodies: full.map((write) => [write.id, write.body]), files }
-      })
+/** What a copy must keep of each row (everything but the bookkeeping times), with its PDF's hash. */
+const stateOf = (repo: ArchiveRepo.ArchiveRepo) =>
+  Effect.gen(function*() {
+    const rows = yield* repo.all
+    const full = yield* repo.full(rows.map((row) => row.id))
+    const files = yield* Effect.forEach(
+      rows.flatMap((row) => (row.pdfSha256 === null ? [] : [row.pdfSha256])),
+      (digest) => Effect.map(repo.file(digest), (bytes) => [digest, bytes === undefined ? null : sha256Hex(bytes)])
     )
-  ).then(Either.getOrThrow)
+    return { rows, bodies: full.map((write) => [write.id, write.body]), files }
+  })
+
+const archiveState = (dataDir: string) => inStore(dataDir, withRepo(stateOf)).then(Either.getOrThrow)
+
+// the statements the bundle adds (file sizes, restored removal times, the upsert transaction) on both engines
+forEachEngine("a bundle's enforcement archive", (it) => {
+  it.effect("exports, empties and re-imports the same rows, texts, PDFs and removal marks", () =>
+    Effect.gen(function*() {
+      const repo = yield* ArchiveRepo.make
+      yield* importDirectory(repo, yield* Effect.promise(smallArchiveDir))
+      yield* repo.markRemoved([removedId])
+      const before = yield* stateOf(repo)
+      const exported = yield* Enforcement.exportEnforcement(repo)
+      yield* repo.clear
+      yield* repo.pruneFiles
+      expect((yield* stateOf(repo)).rows).toEqual([])
+      const entries = new Map(exported.entries)
+      const archive = yield* Enforcement.readEnforcement(
+        exported.section,
+        [...entries.keys()],
+        (path) => entries.get(path)!
+      )
+      yield* Enforcement.storeEnforcement(repo, archive)
+      const after = yield* stateOf(repo)
+      expect(after).toEqual(before)
+      expect(after.files.map(([, stored]) => stored)).toEqual(after.files.map(([digest]) => digest))
+    }))
+})
 
 describe("data bundles carry the enforcement archive", () => {
   const work = mkdtempSync(join(tmpdir(), "ecds-bundle-enforcement-"))
