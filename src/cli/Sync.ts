@@ -1,4 +1,5 @@
 import { Console, Effect, Layer, Logger, LogLevel } from "effect"
+import type { BundleManifest } from "../domain/Bundle.ts"
 import { isSupportedPart, supportedPartNumbers } from "../domain/Service.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 import { savedParts } from "../services/ecfr/DirectoryArchive.ts"
@@ -38,13 +39,26 @@ const partsToSync = (input: Parsed, from: string | undefined) =>
     return saved
   })
 
+const enforcementSummary = (section: BundleManifest["enforcement"]) =>
+  section === undefined
+    ? "no enforcement archive"
+    : `${section.documents} enforcement documents (${
+      section.pdfs === "included"
+        ? "with their PDFs"
+        : `texts only: the ${section.pdf_bytes} bytes of PDFs exceed the bundle's PDF budget`
+    })`
+
 const bundleFailure = (error: { readonly message: string }) => new CommandFailed({ message: error.message })
 
 const exportBundle = (file: string, from: string | undefined) =>
   Effect.gen(function*() {
     const config = yield* loadConfig
-    const [Bundle, Outbound] = yield* load(() =>
-      Promise.all([import("../services/bundle/Bundle.ts"), import("../layers/Outbound.ts")])
+    const [Bundle, Outbound, Store] = yield* load(() =>
+      Promise.all([
+        import("../services/bundle/Bundle.ts"),
+        import("../layers/Outbound.ts"),
+        import("../layers/Store.ts")
+      ])
     )
     const progress = Progress.start("bundle export", "parts")
     let done = 0
@@ -52,34 +66,45 @@ const exportBundle = (file: string, from: string | undefined) =>
       from,
       onPart: (result) => progress.update(++done, supportedPartNumbers.length, `part ${result.part} ${result.outcome}`)
     }).pipe(
-      Effect.provide(Layer.merge(Layer.succeed(AppConfig, config), Outbound.httpClientNode)),
+      Effect.provide(
+        Layer.mergeAll(Outbound.httpClientNode, Store.fromConfig).pipe(
+          Layer.provideMerge(Layer.succeed(AppConfig, config))
+        )
+      ),
       Logger.withMinimumLogLevel(LogLevel.None),
       Effect.ensuring(Effect.sync(progress.stop)),
       Effect.mapError(bundleFailure)
     )
     const issues = [...new Set(manifest.ecfr.parts.map((part) => part.issue_date))].sort().join(", ")
     yield* Console.log(
-      `wrote ${file}: ${manifest.ecfr.parts.length} eCFR parts (issues ${issues}) and the screening list`
+      `wrote ${file}: ${manifest.ecfr.parts.length} eCFR parts (issues ${issues}), the screening list and ` +
+        enforcementSummary(manifest.enforcement)
     )
   })
 
 const importBundle = (file: string) =>
   Effect.gen(function*() {
     const config = yield* loadConfig
-    const Bundle = yield* load(() => import("../services/bundle/Bundle.ts"))
+    const [Bundle, Store] = yield* load(() =>
+      Promise.all([import("../services/bundle/Bundle.ts"), import("../layers/Store.ts")])
+    )
+    const configLayer = Layer.succeed(AppConfig, config)
+    // verified and decoded before the store is opened: a damaged bundle writes nothing at all
+    const bundle = yield* Bundle.readBundle(file).pipe(Effect.mapError(bundleFailure))
     const progress = Progress.start("bundle import", "parts")
-    const manifest = yield* Bundle.importBundle(
-      file,
+    const manifest = yield* Bundle.storeBundle(
+      bundle,
       (part, done, total) => progress.update(done, total, `part ${part}`)
     ).pipe(
-      Effect.provide(Layer.succeed(AppConfig, config)),
+      Effect.provide(Store.fromConfig.pipe(Layer.provideMerge(configLayer))),
       Logger.withMinimumLogLevel(LogLevel.None),
       Effect.ensuring(Effect.sync(progress.stop)),
       Effect.mapError(bundleFailure)
     )
     yield* Console.log(
       `imported ${file} (made ${manifest.created_at}) into ${config.dataDir}: ${manifest.ecfr.parts.length} eCFR parts` +
-        `${manifest.screening_list === null ? "" : " and the screening list"}; restart a running service to use them`
+        `${manifest.screening_list === null ? "" : ", the screening list"} and ` +
+        `${enforcementSummary(manifest.enforcement)}; restart a running service to use them`
     )
   })
 
@@ -90,8 +115,9 @@ export const sync = leaf({
     "directory of saved eCFR API responses (layout in docs/operations.md). A running service picks\n" +
     "the parts up when restarted. Exits 1 when a part could not be stored.\n\n" +
     "For a machine without internet: --export <file> syncs all 12 parts and writes them with the\n" +
-    "screening list to one bundle (manifest, issue dates, SHA-256 checksums); --import <file> on the\n" +
-    "other machine verifies every checksum, then loads it.",
+    "screening list and the enforcement archive to one bundle (manifest, issue dates, SHA-256\n" +
+    "checksums); --import <file> on the other machine verifies every checksum, then loads it.\n" +
+    "Both open the store (DATABASE_URL, else the embedded database: stop a running service first).",
   options: {
     parts: {
       type: "text",
@@ -102,7 +128,7 @@ export const sync = leaf({
     export: {
       type: "text",
       placeholder: "<file>",
-      description: "then write a data bundle (all 12 parts and the screening list, with checksums) for offline use"
+      description: "then write a data bundle for offline use (see above)"
     },
     import: { type: "text", placeholder: "<file>", description: "load a data bundle instead (no network needed)" }
   },

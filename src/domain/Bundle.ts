@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { EnforcementAgency, EnforcementDocumentId, ParseStatus } from "./Enforcement.ts"
 
 /**
  * A data bundle (`ecds sync --export`): one gzip-compressed tar archive carrying the regulatory data
@@ -18,6 +19,52 @@ export const BundlePart = Schema.Struct({
   fetched_at: Schema.String
 })
 
+export const BundleEnforcement = Schema.Struct({
+  documents: Schema.Int,
+  /** The JSON files holding the document rows (`BundledEnforcementDocument` arrays). */
+  paths: Schema.Array(Schema.String),
+  /** `left_out` when the stored PDFs exceeded the bundle's PDF budget: texts and metadata only. */
+  pdfs: Schema.Literal("included", "left_out"),
+  pdf_bytes: Schema.Int
+})
+
+const Bounded = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+const BoundedList = Schema.Array(Bounded(1000)).pipe(Schema.maxItems(100))
+
+/**
+ * One enforcement archive row as a bundle carries it: the archive's own stored form (metadata,
+ * parse outcome, parsed text, extracted fields), decoded with bounds before anything is written.
+ */
+export const BundledEnforcementDocument = Schema.Struct({
+  id: EnforcementDocumentId,
+  agency: EnforcementAgency,
+  source: Bounded(200),
+  party: Schema.NullOr(Bounded(2000)),
+  title: Bounded(5000),
+  date: Schema.NullOr(Bounded(40)),
+  parseStatus: ParseStatus,
+  parseReason: Schema.NullOr(Bounded(2000)),
+  parseAttempts: Schema.Int,
+  parserVersion: Schema.Int,
+  originalDocUrl: Schema.NullOr(Bounded(4000)),
+  sourceUrl: Schema.NullOr(Bounded(4000)),
+  pdfSha256: Schema.NullOr(Sha256Hex),
+  pages: Schema.NullOr(Schema.Int),
+  textChars: Schema.NullOr(Schema.Int),
+  /** The parsed text; the archive entry's size cap bounds it. */
+  body: Schema.NullOr(Schema.String),
+  fields: Schema.Struct({
+    parties: BoundedList,
+    dates: BoundedList,
+    statutes: BoundedList,
+    penalties: BoundedList,
+    eccns: BoundedList
+  }),
+  fingerprint: Schema.NullOr(Bounded(500)),
+  removedAt: Schema.NullOr(Bounded(40))
+})
+export type BundledEnforcementDocument = typeof BundledEnforcementDocument.Type
+
 export const BundleManifest = Schema.Struct({
   format: Schema.Literal(BundleFormat),
   created_at: Schema.String,
@@ -28,6 +75,8 @@ export const BundleManifest = Schema.Struct({
     origin: Schema.String,
     path: Schema.String
   })),
+  /** The enforcement archive; absent from bundles made before it was carried. */
+  enforcement: Schema.optional(BundleEnforcement),
   files: Schema.Record({
     key: Schema.String,
     value: Schema.Struct({ sha256: Sha256Hex, bytes: Schema.Int })

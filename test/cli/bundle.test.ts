@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { cpSync, existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -7,9 +8,11 @@ import { offlineEnv, runCli } from "../support/CliEnv.ts"
 import { ecfrFixtures, ecfrRoutes } from "../support/EcfrFake.ts"
 import { fixtureParts, writeSavedResponses } from "../support/EcfrFixtures.ts"
 import { syntheticPartRoute } from "../support/EcfrSynthetic.ts"
+import { seedSmallArchive } from "../support/EnforcementBundle.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { fixtureText } from "../support/ScreeningApp.ts"
 import { startServer } from "../support/TestServer.ts"
+import { dataDirStore } from "../support/TestStore.ts"
 
 /** Title-15 parts without an authored fixture are served as small synthetic parts. */
 const syntheticParts = [732, 734, 742, 744, 748, 762, 772]
@@ -36,18 +39,24 @@ describe("data bundles: export from the upstreams, import on a machine without a
     await csl.close()
   })
 
-  it("exports all 12 parts and the screening list, then serves them offline after an import", async () => {
-    const exported = await runCli(
-      ["sync", "--export", bundle],
-      offlineEnv({ ECFR_BASE_URL: ecfr.url, CSL_BULK_URL: cslUrl })
-    )
+  it("exports the parts, the screening list and the enforcement archive, then serves them offline", async () => {
+    const exporting = offlineEnv({ ECFR_BASE_URL: ecfr.url, CSL_BULK_URL: cslUrl })
+    // the exporting machine's archive: three documents, two with PDFs, one marked removed
+    await Effect.runPromise(seedSmallArchive(dataDirStore(exporting.DATA_DIR!), exporting.DATA_DIR!))
+    const exported = await runCli(["sync", "--export", bundle], exporting)
     expect(exported.status, exported.stderr).toBe(0)
     expect(exported.stdout).toMatch(/wrote .*ecds-bundle\.tar\.gz: 12 eCFR parts \(issues 2026-11-10, 2026-11-18\)/)
+    expect(exported.stdout).toContain("the screening list and 3 enforcement documents (with their PDFs)")
     const entries = await readArchive(bundle)
     const manifest = JSON.parse(new TextDecoder().decode(entries.get("manifest.json")))
-    expect(manifest).toMatchObject({ format: "ecds-bundle/1", screening_list: { origin: cslUrl } })
+    expect(manifest).toMatchObject({
+      format: "ecds-bundle/1",
+      screening_list: { origin: cslUrl },
+      enforcement: { documents: 3, paths: ["enforcement/documents-0001.json"], pdfs: "included" }
+    })
     expect(manifest.ecfr.parts).toHaveLength(12)
-    expect(Object.keys(manifest.files)).toHaveLength(37)
+    // 36 part files, the list, one file of document rows and the two PDFs
+    expect(Object.keys(manifest.files)).toHaveLength(40)
 
     // the importing machine has no upstream at all
     await ecfr.close()
@@ -55,10 +64,16 @@ describe("data bundles: export from the upstreams, import on a machine without a
     const env = offlineEnv({ CSL_BULK_URL: cslUrl })
     const imported = await runCli(["sync", "--import", bundle], env)
     expect(imported.status, imported.stderr).toBe(0)
-    expect(imported.stdout).toContain("12 eCFR parts and the screening list")
+    expect(imported.stdout).toContain("12 eCFR parts, the screening list and 3 enforcement documents")
 
-    const server = await startServer({ config: { dataDir: env.DATA_DIR!, cslBulkUrl: cslUrl, rateLimitPerMinute: 0 } })
+    const server = await startServer({
+      config: { dataDir: env.DATA_DIR!, cslBulkUrl: cslUrl, rateLimitPerMinute: 0 },
+      store: dataDirStore(env.DATA_DIR!)
+    })
     try {
+      const archive = await server.get("/api/enforcement/docs?q=thermal%20imaging")
+      expect(archive.status).toBe(200)
+      expect((await archive.json()).documents.map((d: { id: string }) => d.id)).toEqual(["bis-case:E0001"])
       const text = await server.get("/api/ecfr/740/plain/740.1")
       expect(text.status).toBe(200)
       expect(text.headers.get("x-ecfr-issue-date")).toBe("2026-11-18")

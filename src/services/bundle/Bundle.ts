@@ -8,14 +8,17 @@ import { buildSnapshot } from "../ecfr/Snapshot.ts"
 import { fileStore } from "../ecfr/SnapshotStore.ts"
 import * as Sync from "../ecfr/Sync.ts"
 import { findPartNode, latestVersions, StructureNode, VersionsResponse } from "../ecfr/Wire.ts"
+import * as ArchiveRepo from "../enforcement/ArchiveRepo.ts"
 import * as ListSource from "../screening/ListSource.ts"
-import { readArchive, sha256Hex, writeArchive } from "./Archive.ts"
+import { maxEntries, maxTotalBytes, readArchive, sha256Hex, writeArchive } from "./Archive.ts"
+import * as Enforcement from "./Enforcement.ts"
 
 /**
  * Data bundles for machines without internet: `exportBundle` fills the store from the upstreams and
- * packs all 12 eCFR parts (in the saved-response layout of `sync --from`) and the screening list;
- * `importBundle` verifies every checksum first, then loads the parts with the issue dates and
- * download times they had, so the importing service serves them dated as the bundle is.
+ * packs all 12 eCFR parts (in the saved-response layout of `sync --from`), the screening list and
+ * the enforcement archive; `readBundle` verifies every checksum and decodes everything, then
+ * `storeBundle` loads it: the parts with the issue dates and download times they had, so the
+ * importing service serves them dated as the bundle is, and the archive's documents by id.
  */
 
 export class BundleError extends Schema.TaggedError<BundleError>()("BundleError", { message: Schema.String }) {}
@@ -90,12 +93,27 @@ export const exportBundle = (
     }
     const list = yield* screeningList
     entries.push(["csl/consolidated.json", encoder.encode(list.text)])
+    const enforcement = yield* Effect.flatMap(ArchiveRepo.make, Enforcement.exportEnforcement).pipe(
+      Effect.mapError((error) =>
+        new BundleError({ message: `the enforcement archive cannot be read: ${error.message}` })
+      )
+    )
+    entries.push(...enforcement.entries)
+    // a bundle the import would refuse is not written
+    const total = entries.reduce((sum, [, bytes]) => sum + bytes.byteLength, 0)
+    if (total > maxTotalBytes || entries.length >= maxEntries) {
+      return yield* new BundleError({
+        message: `the bundle would hold ${entries.length} files of ${total} bytes; an import reads at most ` +
+          `${maxEntries} files and ${maxTotalBytes} bytes`
+      })
+    }
     const manifest: BundleManifest = {
       format: BundleFormat,
       created_at: new Date().toISOString(),
       service_version: ServiceVersion,
       ecfr: { parts },
       screening_list: { origin: list.origin, path: "csl/consolidated.json" },
+      enforcement: enforcement.section,
       files: Object.fromEntries(
         entries.map(([path, bytes]) => [path, { sha256: sha256Hex(bytes), bytes: bytes.byteLength }])
       )
@@ -129,7 +147,8 @@ const verified = (file: string) =>
       ...manifest.ecfr.parts.flatMap(({ part, title }) =>
         (["xml", "structure.json", "versions.json"] as const).map((kind) => partPath(title, part, kind))
       ),
-      ...(manifest.screening_list === null ? [] : [manifest.screening_list.path])
+      ...(manifest.screening_list === null ? [] : [manifest.screening_list.path]),
+      ...(manifest.enforcement?.paths ?? [])
     ]
     for (const path of required) {
       if (!Object.hasOwn(manifest.files, path)) problems.push(`${path} is not in the manifest`)
@@ -150,11 +169,10 @@ const decodeJson = <A, I>(schema: Schema.Schema<A, I>, bytes: Uint8Array, what: 
     Effect.mapError(() => new BundleError({ message: `${what} has an unexpected shape` }))
   )
 
-export const importBundle = (file: string, onPart: (part: number, done: number, total: number) => void) =>
+/** A bundle read, verified and decoded completely: nothing has been written yet. */
+export const readBundle = (file: string) =>
   Effect.gen(function*() {
-    const config = yield* AppConfig
     const { manifest, read } = yield* verified(file)
-    // every part is parsed before the first is stored: a bad part leaves the store as it was
     const snapshots = yield* Effect.forEach(manifest.ecfr.parts, (entry) =>
       Effect.gen(function*() {
         const info = supportedParts.find((candidate) => candidate.part === entry.part)
@@ -180,6 +198,28 @@ export const importBundle = (file: string, onPart: (part: number, done: number, 
           versions: latestVersions(versions, info.part)
         }).pipe(Effect.mapError((error) => new BundleError({ message: `part ${info.part}: ${error.message}` })))
       }))
+    const enforcement = manifest.enforcement === undefined
+      ? undefined
+      : yield* Enforcement.readEnforcement(manifest.enforcement, Object.keys(manifest.files), read).pipe(
+        Effect.mapError((problem) => new BundleError({ message: `${file}: ${problem}; nothing was imported` }))
+      )
+    return { manifest, snapshots, enforcement, read }
+  })
+
+export type ReadBundle = Effect.Effect.Success<ReturnType<typeof readBundle>>
+
+/** Stores a read bundle: the enforcement archive (one transaction), then the parts, then the list. */
+export const storeBundle = (bundle: ReadBundle, onPart: (part: number, done: number, total: number) => void) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const { enforcement, manifest, read, snapshots } = bundle
+    if (enforcement !== undefined) {
+      yield* Effect.flatMap(ArchiveRepo.make, (repo) => Enforcement.storeEnforcement(repo, enforcement)).pipe(
+        Effect.mapError((error) =>
+          new BundleError({ message: `the enforcement archive cannot be stored: ${error.message}` })
+        )
+      )
+    }
     const store = fileStore(storeDirectory(config))
     for (const [index, snapshot] of snapshots.entries()) {
       // confirmed as of its download: the importing service re-checks eCFR when it can, and marks it stale when not

@@ -296,6 +296,21 @@ export const make = Effect.gen(function*() {
       (rows) => (rows[0] === undefined ? undefined : new Uint8Array(rows[0].bytes))
     )
 
+  /** The digest and size of every stored file a document refers to (what a bundle would carry). */
+  const referencedFiles = Effect.map(
+    sql<{ sha256: string; n: unknown }>`SELECT sha256, octet_length(bytes) AS n FROM enforcement_files f
+      WHERE EXISTS (SELECT 1 FROM enforcement_documents d WHERE d.pdf_sha256 = f.sha256) ORDER BY sha256`,
+    (rows) => rows.map((row) => ({ sha256: row.sha256, bytes: Number(row.n) }))
+  )
+
+  /** Restores when documents were marked removed (an upsert clears the mark). */
+  const restoreRemoved = (removed: ReadonlyArray<{ readonly id: string; readonly at: string }>) =>
+    Effect.forEach(
+      removed,
+      ({ at, id }) => sql`UPDATE enforcement_documents SET removed_at = ${at}::timestamptz WHERE id = ${id}`,
+      { discard: true }
+    )
+
   /** Files no document refers to any more (a replaced PDF). */
   const pruneFiles = sql`DELETE FROM enforcement_files f
     WHERE NOT EXISTS (SELECT 1 FROM enforcement_documents d WHERE d.pdf_sha256 = f.sha256)`
@@ -361,6 +376,8 @@ export const make = Effect.gen(function*() {
     putFile,
     file,
     pruneFiles,
+    referencedFiles,
+    restoreRemoved,
     clear,
     sourceStates,
     sourceState,

@@ -152,8 +152,8 @@ export const enforcementArchive = contribution(
     return stats.total === 0
       ? {
         status: "degraded" as const,
-        summary: "the archive is empty: set ENFORCEMENT_COLLECTOR_CONTACT to collect it, or import documents " +
-          "with `ecds enforcement import <dir>`",
+        summary: "the archive is empty: set ENFORCEMENT_COLLECTOR_CONTACT to collect it, import documents " +
+          "with `ecds enforcement import <dir>`, or import a data bundle (`ecds sync --import <file>`)",
         details
       }
       : {
