@@ -111,8 +111,10 @@ describe("OpenAPI examples", () => {
       )
       const decodes = schemas.some(({ ast }) => {
         const schema = Schema.make(ast)
-        const { error: _code, message: _message, ...problem } = entry.example as Record<string, unknown>
-        const isProblem = entry.mediaType === "application/problem+json" || "error" in (entry.example as object)
+        const isObject = typeof entry.example === "object" && entry.example !== null
+        const { error: _code, message: _message, ...problem } = isObject ? entry.example as Record<string, unknown> : {}
+        const isProblem = entry.mediaType === "application/problem+json" || (isObject && "error" in problem) ||
+          (isObject && "error" in (entry.example as object) && "type" in problem)
         const candidates = isProblem ? tagsOf(ast).map((_tag) => ({ ...problem, _tag })) : [entry.example]
         return candidates.some((candidate) => Schema.decodeUnknownEither(schema)(candidate)._tag === "Right")
       })
