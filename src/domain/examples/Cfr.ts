@@ -1,17 +1,21 @@
 import { supportedParts } from "../Service.ts"
 
 /**
- * Examples of the eCFR answers shown by the OpenAPI document. Headings and dates are those of the
- * real 15 CFR part 740 (eCFR structure of 2025-12-18, issue 2026-11-18); section bodies are cut
- * short after their opening words.
+ * Examples of the eCFR answers shown by the OpenAPI document, on 15 CFR part 740: headings and
+ * receipt dates from the eCFR structure of title 15 as of 2025-12-18, the opening words of the real
+ * § 740.1 (cut short), and the amendment and issue dates of the test fixtures (issue 2026-11-18).
  */
 const issueDate = "2026-11-18"
+
+const introduction = "In this part, references to the EAR are references to 15 CFR chapter VII, subchapter C."
+const scope = "(a) Scope. A “License Exception” is an authorization contained in this part that allows you to " +
+  "export or reexport under stated conditions, items subject to the Export Administration Regulations (EAR) that " +
+  "would otherwise require a license …"
 
 const section7401 = {
   identifier: "740.1",
   label: "§ 740.1 Introduction.",
-  content: "(a) Scope. A “license exception” is an authorization contained in this part that allows you to " +
-    "export or reexport, under stated conditions, items subject to the Export Administration Regulations (EAR) …"
+  content: `${introduction}\n\n${scope}`
 }
 
 export const partTree = {
@@ -109,8 +113,8 @@ const result = {
   section: "740.1",
   sectionHeading: "Introduction.",
   partHeading: "License Exceptions",
-  excerpt: "(a) Scope. A “<strong>license exception</strong>” is an authorization contained in this part that " +
-    "allows you to export or reexport, under stated conditions, items subject to the …",
+  excerpt: "(a) Scope. A “<strong>License Exception</strong>” is an authorization contained in this part that " +
+    "allows you to export or reexport under stated conditions, items subject to the …",
   startsOn: "2017-01-09",
   endsOn: null
 }
@@ -145,4 +149,4 @@ export const titleSearch = {
 export const sectionPlain = `${section7401.label}\n\n${section7401.content}\n`
 export const sectionHtml =
   `<section class="cfr-section" data-citation="15 CFR 740.1">\n<h2>${section7401.label}</h2>\n` +
-  `<p>${section7401.content.replace("(a) Scope.", "(a) <em>Scope.</em>")}</p>\n</section>\n`
+  `<p>${introduction}</p>\n<p>${scope.replace("(a) Scope.", "(a) <em>Scope.</em>")}</p>\n</section>\n`

@@ -77,7 +77,7 @@ export const radar = {
 }
 
 export const cfrSearch = {
-  query: "destination control statement",
+  query: "commercial invoice",
   title: 15,
   count: 1,
   total: 1,
@@ -88,9 +88,9 @@ export const cfrSearch = {
     section: "758.6",
     appendix: null,
     heading: "Destination control statement and other information furnished to consignees.",
-    part_heading: "Export Clearance Requirements",
-    excerpt: "(a) The exporter must incorporate the following information as an integral part of the commercial " +
-      "invoice … the <strong>destination</strong> <strong>control</strong> <strong>statement</strong> …",
+    part_heading: "Export Clearance Requirements and Authorities",
+    excerpt: "(a) The exporter must incorporate the following information as an integral part of the " +
+      "<strong>commercial</strong> <strong>invoice</strong> whenever items on the Commerce Control List are shipped …",
     score: 42.5,
     starts_on: null,
     url: "https://www.ecfr.gov/current/title-15/section-758.6"
