@@ -2,6 +2,8 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { Option, Schema, SchemaAST as AST } from "effect"
+import { EccnEntryAnswer } from "../src/domain/Eccn.ts"
+import { renderEccnText } from "../src/domain/EccnText.ts"
 import { Api } from "../src/http/Api.ts"
 
 /**
@@ -18,6 +20,8 @@ interface Declared {
 }
 
 const declared: Array<Declared> = []
+/** Request body schemas, by `<method> <path>`. */
+const payloads = new Map<string, AST.AST>()
 HttpApi.reflect(Api, {
   onGroup: () => {},
   onEndpoint: ({ endpoint, errors, successes }) => {
@@ -26,6 +30,9 @@ HttpApi.reflect(Api, {
       if (Option.isSome(response.ast)) {
         declared.push({ path, method: endpoint.method.toLowerCase(), status, ast: response.ast.value })
       }
+    }
+    if (Option.isSome(endpoint.payloadSchema)) {
+      payloads.set(`${endpoint.method.toLowerCase()} ${path}`, endpoint.payloadSchema.value.ast)
     }
   }
 })
@@ -72,8 +79,13 @@ const tagsOf = (ast: AST.AST): Array<string> => {
   return tag?._tag === "Literal" && typeof tag.literal === "string" ? [tag.literal] : []
 }
 
+interface Operation {
+  readonly requestBody?: { readonly content?: Record<string, any> }
+  readonly responses: Record<string, { content?: Record<string, any> }>
+}
+
 const document = OpenApi.fromApi(Api) as unknown as {
-  readonly paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, any> }> }>>
+  readonly paths: Record<string, Record<string, Operation>>
   readonly components: { readonly schemas: Record<string, { readonly examples?: ReadonlyArray<unknown> }> }
 }
 
@@ -88,6 +100,34 @@ const shown = Object.entries(document.paths).flatMap(([path, item]) =>
   )
 )
 
+/** Every success response and request body, with its media type, JSON schema and example (if any). */
+const bodies = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).flatMap(([method, operation]) => [
+    ...Object.entries(operation.requestBody?.content ?? {}).map(([mediaType, media]) => ({
+      where: `${method} ${path} request ${mediaType}`,
+      path,
+      method,
+      mediaType,
+      media
+    })),
+    ...Object.entries(operation.responses ?? {}).filter(([status]) => Number(status) < 300).flatMap((
+      [status, response]
+    ) =>
+      Object.entries(response.content ?? {}).map(([mediaType, media]) => ({
+        where: `${method} ${path} ${status} ${mediaType}`,
+        path,
+        method,
+        mediaType,
+        media
+      }))
+    )
+  ])
+)
+
+/** Bodies that cannot carry a meaningful example: file downloads, and the OpenAPI document itself. */
+const exempt = (body: (typeof bodies)[number]) =>
+  body.media.schema?.format === "binary" || body.path === "/openapi.json"
+
 describe("OpenAPI examples", () => {
   it("leave the document a valid OpenAPI 3.1 document", async () => {
     const result = await new Validator().validate(JSON.parse(JSON.stringify(document)))
@@ -96,7 +136,7 @@ describe("OpenAPI examples", () => {
   })
 
   it("every examples annotation of a request or response schema is a value of its schema", () => {
-    const annotated = declared.flatMap((entry) => annotatedExamples(entry.ast))
+    const annotated = [...declared.map((entry) => entry.ast), ...payloads.values()].flatMap(annotatedExamples)
     // the realistic ones this document is expected to show: 3A090, Germany, the problems
     expect(annotated.length).toBeGreaterThan(20)
     const invalid = annotated.filter(({ example, node }) => !Schema.is(Schema.make(node))(example))
@@ -109,10 +149,14 @@ describe("OpenAPI examples", () => {
       const schemas = declared.filter((d) =>
         d.path === entry.path && d.method === entry.method && d.status === entry.status
       )
+      // the ECCN endpoint's text/plain alternative is checked against its JSON example below
+      if (entry.path === "/api/eccn/{eccn}" && entry.mediaType === "text/plain") continue
       const decodes = schemas.some(({ ast }) => {
         const schema = Schema.make(ast)
-        const { error: _code, message: _message, ...problem } = entry.example as Record<string, unknown>
-        const isProblem = entry.mediaType === "application/problem+json" || "error" in (entry.example as object)
+        const isObject = typeof entry.example === "object" && entry.example !== null
+        const { error: _code, message: _message, ...problem } = isObject ? entry.example as Record<string, unknown> : {}
+        const isProblem = entry.mediaType === "application/problem+json" || (isObject && "error" in problem) ||
+          (isObject && "error" in (entry.example as object) && "type" in problem)
         const candidates = isProblem ? tagsOf(ast).map((_tag) => ({ ...problem, _tag })) : [entry.example]
         return candidates.some((candidate) => Schema.decodeUnknownEither(schema)(candidate)._tag === "Right")
       })
@@ -121,9 +165,45 @@ describe("OpenAPI examples", () => {
     expect(failures).toEqual([])
   })
 
+  it("every success response and request body shows an example, except file downloads", () => {
+    const missing = bodies.filter((body) => !exempt(body) && body.media.example === undefined)
+    expect(missing.map((body) => body.where)).toEqual([])
+    // the exemption is narrow: three PDF downloads and the document itself
+    expect(bodies.filter(exempt).map((body) => body.where).sort()).toEqual([
+      "get /api/enforcement/docs/{id}/file 200 application/pdf",
+      "get /openapi.json 200 application/json",
+      "get /pdf/files/{id} 200 application/pdf",
+      "post /pdf/{slug} 200 application/pdf"
+    ])
+  })
+
+  it("every request body example decodes with the endpoint's payload schema", () => {
+    const requests = bodies.filter((body) => body.where.includes(" request "))
+    expect(requests.map((body) => body.where).sort()).toEqual([
+      "post /api/csl/batch request application/json",
+      "post /api/csl/batch request text/csv",
+      "post /pdf/{slug} request application/json"
+    ])
+    for (const body of requests) {
+      const payload = payloads.get(`${body.method} ${body.path}`)!
+      const decoded = Schema.decodeUnknownEither(Schema.make(payload))(body.media.example)
+      expect(decoded._tag, body.where).toBe("Right")
+    }
+  })
+
+  it("shows the ECCN text answer as the endpoint renders the JSON example", () => {
+    const content = document.paths["/api/eccn/{eccn}"]!.get!.responses[200]!.content!
+    expect(content["application/json"].example).toMatchObject({ kind: "entry", requested: "3A090" })
+    const json = Schema.decodeUnknownSync(EccnEntryAnswer)(content["application/json"].example)
+    expect(content["text/plain"].example).toBe(renderEccnText(json))
+    expect(content["text/plain"].example).toContain("3A090")
+  })
+
   it("shows realistic answers and problems on the main endpoints", () => {
     const example = (path: string, status: number) =>
-      shown.find((entry) => entry.path === path && entry.method === "get" && entry.status === status)?.example
+      shown.find((entry) =>
+        entry.path === path && entry.method === "get" && entry.status === status && entry.mediaType !== "text/plain"
+      )?.example
     expect(example("/api/eccn/{eccn}", 200)).toMatchObject({ kind: "entry", entry: { eccn: "3A090" } })
     expect(example("/api/eccn/{eccn}", 404)).toMatchObject({
       type: "/problems/eccn-not-found",
@@ -136,6 +216,14 @@ describe("OpenAPI examples", () => {
       chart: { kind: "graded", marked: ["CB1", "NS1", "MT1", "RS1", "CC1"] }
     })
     expect(example("/api/ecfr/{part}", 503)).toMatchObject({ error: "upstream_unavailable", upstream: "ecfr" })
+    expect(example("/api/ecfr/{part}", 200)).toMatchObject({ identifier: "740", label: "Part 740—License Exceptions" })
+    expect(example("/api/csl", 200)).toMatchObject({
+      result: "potential_match",
+      matches: [{ name: "Huawei Technologies Co., Ltd. (Huawei)", source_code: "EL" }]
+    })
+    expect(example("/api/federal-register/{document_number}", 200)).toMatchObject({
+      document: { document_number: "2025-00636", citation: "90 FR 4544" }
+    })
     // every endpoint shows the shape of a rejected parameter
     const bad = Object.keys(document.paths).filter((path) => {
       const get = document.paths[path]!.get

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Cfr.ts"
 import { InvalidParameterIssue, problem } from "./Problem.ts"
 import { SupportedPart, supportedPartNumbers } from "./Service.ts"
 
@@ -28,7 +29,7 @@ export const CfrTreeNode: Schema.Schema<CfrTreeNode> = Schema.Struct({
   descendant_range: Schema.optional(Schema.String),
   received_on: Schema.optional(Schema.String.annotations({ description: "When eCFR received this version" })),
   children: Schema.optional(Schema.Array(Schema.suspend((): Schema.Schema<CfrTreeNode> => CfrTreeNode)))
-}).annotations({ identifier: "CfrTreeNode" })
+}).annotations({ identifier: "CfrTreeNode", examples: [Examples.partTree] })
 
 /** One section (DIV8) or supplement/appendix (DIV9) of a mirrored part, rendered both ways. */
 export interface CfrSection {
@@ -54,7 +55,7 @@ export const SectionsPayload = Schema.Struct({
   label: Schema.String,
   count: Schema.Int,
   sections: Schema.Array(CfrSectionEntry)
-}).annotations({ identifier: "CfrSections" })
+}).annotations({ identifier: "CfrSections", examples: [Examples.sections] })
 export type SectionsPayload = typeof SectionsPayload.Type
 
 /** One page of a part's sections within a result budget (MCP `get_ecfr_sections`). */
@@ -94,7 +95,7 @@ export const VersionsPayload = Schema.Struct({
   sections: Schema.Array(SectionVersion).annotations({
     description: "One entry per section or supplement: its latest amendment"
   })
-}).annotations({ identifier: "CfrVersions" })
+}).annotations({ identifier: "CfrVersions", examples: [Examples.versions] })
 export type VersionsPayload = typeof VersionsPayload.Type
 
 export const PartCacheState = Schema.Struct({
@@ -125,7 +126,7 @@ export const MetaPayload = Schema.Struct({
   cache: CacheReport,
   refreshSchedule: Schema.String,
   source: Schema.String.annotations({ format: "uri" })
-}).annotations({ identifier: "CfrMeta" })
+}).annotations({ identifier: "CfrMeta", examples: [Examples.meta] })
 
 export const SearchResult = Schema.Struct({
   type: Schema.String.annotations({ description: "section or appendix" }),
@@ -165,7 +166,7 @@ export const PartSearchResponse = Schema.Struct({
   results: Schema.Array(SearchResult),
   meta: SearchMeta,
   source: Schema.String
-}).annotations({ identifier: "PartSearchResponse" })
+}).annotations({ identifier: "PartSearchResponse", examples: [Examples.partSearch] })
 export type PartSearchResponse = typeof PartSearchResponse.Type
 
 export const TitleSearchResponse = Schema.Struct({
@@ -174,7 +175,7 @@ export const TitleSearchResponse = Schema.Struct({
   results: Schema.Array(SearchResult),
   meta: SearchMeta,
   source: Schema.String
-}).annotations({ identifier: "TitleSearchResponse" })
+}).annotations({ identifier: "TitleSearchResponse", examples: [Examples.titleSearch] })
 export type TitleSearchResponse = typeof TitleSearchResponse.Type
 
 /** The page and page size of a search when the caller names none. */

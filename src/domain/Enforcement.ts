@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Enforcement.ts"
 import { problem } from "./Problem.ts"
 import { IsoDate } from "./Research.ts"
 
@@ -96,7 +97,7 @@ export const EnforcementFeed = Schema.Struct({
   actions: Schema.Array(EnforcementAction),
   count: Schema.Int,
   sources: Schema.Array(EnforcementSourceStatus)
-}).annotations({ identifier: "EnforcementFeed" })
+}).annotations({ identifier: "EnforcementFeed", examples: [Examples.feed] })
 export type EnforcementFeed = typeof EnforcementFeed.Type
 
 // ---- document archive ----
@@ -154,7 +155,7 @@ export const EnforcementDocumentList = Schema.Struct({
   count: Schema.Int.annotations({ description: "Documents in this answer" }),
   total: Schema.Int.annotations({ description: "Documents matching in all" }),
   documents: Schema.Array(EnforcementDocumentHit)
-}).annotations({ identifier: "EnforcementDocumentList" })
+}).annotations({ identifier: "EnforcementDocumentList", examples: [Examples.documentList] })
 export type EnforcementDocumentList = typeof EnforcementDocumentList.Type
 
 export const EnforcementSourceCoverage = Schema.Struct({
@@ -231,7 +232,7 @@ export const EnforcementDocumentRecord = Schema.Struct({
   }),
   parse_attempts: Schema.optional(Schema.Int),
   extracted: Schema.optional(EnforcementExtracted)
-}).annotations({ identifier: "EnforcementDocumentRecord" })
+}).annotations({ identifier: "EnforcementDocumentRecord", examples: [Examples.documentRecord] })
 
 export const EnforcementDocumentDetail = Schema.Struct({
   ...EnforcementDocumentRecord.fields,

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Mcp.ts"
 import { DiscoveryRegulatoryStatus } from "./RegulatoryStatus.ts"
 
 export const DiscoveryTool = Schema.Struct({
@@ -54,7 +55,7 @@ export const McpDiscoveryDocument = Schema.Struct({
   conventions: Schema.Record({ key: Schema.String, value: Schema.String }),
   examples: Schema.Array(JsonRpcExample),
   links: Schema.Record({ key: Schema.String, value: Schema.String })
-}).annotations({ identifier: "McpDiscoveryDocument" })
+}).annotations({ identifier: "McpDiscoveryDocument", examples: [Examples.discovery] })
 export type McpDiscoveryDocument = typeof McpDiscoveryDocument.Type
 
 /** RFC 9728 OAuth 2.0 Protected Resource Metadata for the MCP endpoint. */
@@ -65,7 +66,7 @@ export const ProtectedResourceMetadata = Schema.Struct({
   scopes_supported: Schema.optional(Schema.Array(Schema.String)),
   resource_name: Schema.String,
   resource_documentation: Schema.String
-}).annotations({ identifier: "ProtectedResourceMetadata" })
+}).annotations({ identifier: "ProtectedResourceMetadata", examples: [Examples.protectedResource] })
 
 /** The experimental MCP Server Card (`GET /mcp/server-card`): identity and how to connect. */
 export const McpServerCard = Schema.Struct({
@@ -80,4 +81,4 @@ export const McpServerCard = Schema.Struct({
     url: Schema.String,
     supportedProtocolVersions: Schema.Array(Schema.String)
   }))
-}).annotations({ identifier: "McpServerCard" })
+}).annotations({ identifier: "McpServerCard", examples: [Examples.serverCard] })

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Research.ts"
 
 /**
  * The rulemaking radar: recent BIS, DDTC and OFAC documents from the Federal Register API, by
@@ -58,5 +59,5 @@ export const RadarResponse = Schema.Struct({
   error: Schema.optional(Schema.String.annotations({
     description: "Why the upstream could not answer; results are then empty or an earlier answer"
   }))
-}).annotations({ identifier: "RadarResponse" })
+}).annotations({ identifier: "RadarResponse", examples: [Examples.radar] })
 export type RadarResponse = typeof RadarResponse.Type

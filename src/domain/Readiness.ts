@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Service.ts"
 
 /**
  * The readiness document (`GET /ready`): one check per dependency, each contributed by the service
@@ -37,7 +38,7 @@ export const ReadinessReport = Schema.Struct({
   version: Schema.String,
   timestamp: Schema.String.annotations({ format: "date-time" }),
   checks: Schema.Array(ReadinessCheck)
-}).annotations({ identifier: "ReadinessReport" })
+}).annotations({ identifier: "ReadinessReport", examples: [Examples.readiness] })
 export type ReadinessReport = typeof ReadinessReport.Type
 
 const rank: Record<CheckStatus, number> = { ok: 0, degraded: 1, unavailable: 2 }

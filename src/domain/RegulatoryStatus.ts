@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/RegulatoryStatus.ts"
 
 export const Citation = Schema.Struct({
   kind: Schema.Literal("federal-register", "cfr", "executive-order", "guidance"),
@@ -51,7 +52,7 @@ export const RegulatoryStatusDocument = Schema.Struct({
   affiliates_rule: AffiliatesRuleStatus,
   items: Schema.Array(StatusItem),
   disclaimer: Schema.String
-}).annotations({ identifier: "RegulatoryStatus" })
+}).annotations({ identifier: "RegulatoryStatus", examples: [Examples.regulatoryStatus] })
 export type RegulatoryStatusDocument = typeof RegulatoryStatusDocument.Type
 
 /** The regulatory-status object of the MCP discovery document (SPEC, field names exact). */

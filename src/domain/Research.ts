@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Research.ts"
 import { problem } from "./Problem.ts"
 
 /**
@@ -104,7 +105,7 @@ export const FederalRegisterSearchResponse = Schema.Struct({
   results: Schema.Array(FederalRegisterHit),
   source,
   ...soft
-}).annotations({ identifier: "FederalRegisterSearchResponse" })
+}).annotations({ identifier: "FederalRegisterSearchResponse", examples: [Examples.federalRegisterSearch] })
 export type FederalRegisterSearchResponse = typeof FederalRegisterSearchResponse.Type
 
 /** Federal Register document numbers: `2025-05887`, `E9-1234`, `C1-2024-01234`, `99-1234`. */
@@ -137,7 +138,7 @@ export const FederalRegisterDocumentResponse = Schema.Struct({
   document: Schema.NullOr(FederalRegisterDocument),
   source,
   ...soft
-}).annotations({ identifier: "FederalRegisterDocumentResponse" })
+}).annotations({ identifier: "FederalRegisterDocumentResponse", examples: [Examples.federalRegisterDocument] })
 export type FederalRegisterDocumentResponse = typeof FederalRegisterDocumentResponse.Type
 
 const documentNotFound = problem({
@@ -188,7 +189,7 @@ export const SecEdgarSearchResponse = Schema.Struct({
   source,
   configured,
   ...soft
-}).annotations({ identifier: "SecEdgarSearchResponse" })
+}).annotations({ identifier: "SecEdgarSearchResponse", examples: [Examples.secEdgarSearch] })
 export type SecEdgarSearchResponse = typeof SecEdgarSearchResponse.Type
 
 // ---- CFR-wide search (eCFR) ----
@@ -228,7 +229,7 @@ export const CfrSearchResponse = Schema.Struct({
   results: Schema.Array(CfrSearchHit),
   source,
   ...soft
-}).annotations({ identifier: "CfrSearchResponse" })
+}).annotations({ identifier: "CfrSearchResponse", examples: [Examples.cfrSearch] })
 export type CfrSearchResponse = typeof CfrSearchResponse.Type
 
 // ---- govinfo ----
@@ -264,7 +265,7 @@ export const GovinfoSearchResponse = Schema.Struct({
   source,
   configured,
   ...soft
-}).annotations({ identifier: "GovinfoSearchResponse" })
+}).annotations({ identifier: "GovinfoSearchResponse", examples: [Examples.govinfoSearch] })
 export type GovinfoSearchResponse = typeof GovinfoSearchResponse.Type
 
 // ---- regulations.gov ----
@@ -293,5 +294,5 @@ export const RegulationsSearchResponse = Schema.Struct({
   source,
   configured,
   ...soft
-}).annotations({ identifier: "RegulationsSearchResponse" })
+}).annotations({ identifier: "RegulationsSearchResponse", examples: [Examples.regulationsSearch] })
 export type RegulationsSearchResponse = typeof RegulationsSearchResponse.Type

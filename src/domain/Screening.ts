@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Screening.ts"
 import { AffiliatesRuleStatus } from "./RegulatoryStatus.ts"
 
 /**
@@ -367,7 +368,7 @@ export const ScreeningResponse = Schema.Struct({
   affiliates_rule: ScreeningAffiliatesRule,
   ownership_trace: OwnershipTrace,
   disclaimer: Schema.String
-}).annotations({ identifier: "ScreeningResponse" })
+}).annotations({ identifier: "ScreeningResponse", examples: [Examples.screeningResponse] })
 export type ScreeningResponse = typeof ScreeningResponse.Type
 
 /** Comma-separated values of a query parameter (`sources=EL,SDN`), blanks ignored. */

@@ -1,5 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import * as Examples from "./examples/Screening.ts"
 import { problem } from "./Problem.ts"
 import {
   CountryCode,
@@ -69,13 +70,14 @@ export const BatchRequest = Schema.Struct({
     Schema.maxItems(MaxBatchNames, { message: () => `must name at most ${MaxBatchNames} parties` })
   ),
   ...BatchOptions.fields
-}).annotations({ identifier: "CslBatchRequest" })
+}).annotations({ identifier: "CslBatchRequest", examples: [Examples.batchRequest] })
 export type BatchRequest = typeof BatchRequest.Type
 
 /** The CSV body: one name per line, or a header row naming the columns `name`, `country`, `type`, `id`. */
 export const BatchCsv = HttpApiSchema.Text({ contentType: CsvContentType }).annotations({
   description: `One name per line, or a header row (name,country,type,id) and RFC 4180 quoting; ` +
-    `at most ${MaxBatchNames} lines of ${MaxCsvLineChars} characters. Options as query parameters`
+    `at most ${MaxBatchNames} lines of ${MaxCsvLineChars} characters. Options as query parameters`,
+  examples: [Examples.batchCsv]
 })
 
 /** One input line's result: its matches, or why that line could not be screened. */
@@ -108,7 +110,7 @@ export type BatchSummary = typeof BatchSummary.Type
 export const BatchResponse = Schema.Struct({
   ...BatchSummary.fields,
   results: Schema.Array(BatchResult).annotations({ description: "One per input line, in input order" })
-}).annotations({ identifier: "CslBatchResponse" })
+}).annotations({ identifier: "CslBatchResponse", examples: [Examples.batchResponse] })
 export type BatchResponse = typeof BatchResponse.Type
 
 const batchTooLarge = problem({

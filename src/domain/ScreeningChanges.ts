@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Screening.ts"
 
 /**
  * `GET /api/csl/changes`: what each refresh of the Consolidated Screening List added, changed and
@@ -65,5 +66,5 @@ export const ListChangesResponse = Schema.Struct({
   changed: Schema.Array(ChangedEntry).annotations({ description: "Entries whose listed content changed" }),
   removed: Schema.Array(ChangedEntry),
   next_cursor: Schema.NullOr(Schema.String).annotations({ description: "More changes: pass as `cursor`" })
-}).annotations({ identifier: "CslListChanges" })
+}).annotations({ identifier: "CslListChanges", examples: [Examples.listChanges] })
 export type ListChangesResponse = typeof ListChangesResponse.Type

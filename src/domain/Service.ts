@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Service.ts"
 
 export const ServiceName = "Export Compliance Data Service"
 export const ServiceVersion = "2.3.0"
@@ -66,7 +67,7 @@ export const ServiceIndex = Schema.Struct({
   supportedParts: Schema.Array(IndexPart),
   host: Schema.optional(Schema.String),
   auth: Schema.optional(Schema.String)
-}).annotations({ identifier: "ServiceIndex" })
+}).annotations({ identifier: "ServiceIndex", examples: [Examples.serviceIndex] })
 export type ServiceIndex = typeof ServiceIndex.Type
 
 export const Health = Schema.Struct({
@@ -83,7 +84,7 @@ export const Health = Schema.Struct({
     screeningEdgeTtlSeconds: Schema.Int,
     dailyRefresh: Schema.String
   })
-}).annotations({ identifier: "Health" })
+}).annotations({ identifier: "Health", examples: [Examples.health] })
 export type Health = typeof Health.Type
 
 export const ProblemTypeInfo = Schema.Struct({
@@ -91,4 +92,4 @@ export const ProblemTypeInfo = Schema.Struct({
   title: Schema.String,
   status: Schema.Int,
   description: Schema.String
-}).annotations({ identifier: "ProblemTypeInfo" })
+}).annotations({ identifier: "ProblemTypeInfo", examples: [Examples.problemType] })

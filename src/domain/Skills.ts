@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as Examples from "./examples/Skills.ts"
 import { problem } from "./Problem.ts"
 
 /** The 20 skills, in the order SPEC.md lists them; lists and indexes follow this order. */
@@ -72,7 +73,7 @@ export const SkillList = Schema.Struct({
   upstream: Schema.String.annotations({ format: "uri", description: "Where the skill content comes from" }),
   mcp: Schema.String.annotations({ format: "uri", description: "The MCP endpoint serving the same skills" }),
   skills: Schema.Array(SkillMeta)
-}).annotations({ identifier: "SkillList" })
+}).annotations({ identifier: "SkillList", examples: [Examples.skillList] })
 export type SkillList = typeof SkillList.Type
 
 const markdownByName = (kind: SkillFileKind) =>
@@ -88,7 +89,7 @@ export const SkillBundle = Schema.Struct({
   templates: Schema.optional(markdownByName("templates")),
   references: Schema.optional(markdownByName("references")),
   prompts: Schema.optional(markdownByName("prompts"))
-}).annotations({ identifier: "SkillBundle" })
+}).annotations({ identifier: "SkillBundle", examples: [Examples.skillBundle] })
 export type SkillBundle = typeof SkillBundle.Type
 
 const unknownSkill = problem({

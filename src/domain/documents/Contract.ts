@@ -99,8 +99,15 @@ export const defineContract = (def: ContractDef): Contract => {
       }
     }
   }
+  // the placeholders make a complete payload: the example `/docs` shows for the request body
+  const example = Object.fromEntries(
+    def.sections.flatMap((section) =>
+      section.parts.flatMap((part) => Object.entries(part.fields).map(([key, field]) => [key, field.placeholder]))
+    )
+  )
   const schema = Schema.Struct(properties).annotations({
     identifier: `${pascal(def.slug)}Payload`,
+    examples: [example],
     title: def.title,
     description: `${def.description} Additional keys are accepted and ignored (each counts as a render warning).`
   }) as unknown as Contract["schema"]

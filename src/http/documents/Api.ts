@@ -18,7 +18,7 @@ import {
   PayloadTooLarge,
   RenderBackendUnavailable
 } from "../../domain/Documents.ts"
-import { contracts } from "../../domain/documents/index.ts"
+import { contractDocuments, contracts } from "../../domain/documents/index.ts"
 import { InvalidRequest, NotFound, StoreUnavailable } from "../../domain/Problem.ts"
 import type { Payer } from "../../services/DocumentPayers.ts"
 import { CachePolicy, Enterprise, IndexGroup } from "../Annotations.ts"
@@ -45,7 +45,7 @@ export class DocumentsGroup extends HttpApiGroup.make("documents")
   .add(
     HttpApiEndpoint.get("contract", "/pdf/:slug/contract")
       .setPath(SlugPath)
-      .addSuccess(DocumentContract)
+      .addSuccess(DocumentContract.annotations({ examples: [contractDocuments.classification] }))
       .addError(NotFound)
       .annotate(OpenApi.Summary, "payload contract of a document type: keys, required keys, enums, notes")
   )

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
-import { EccnAnswer, EccnNotFound, EccnParameter } from "../../domain/Eccn.ts"
+import { Option, Schema, SchemaAST } from "effect"
+import { EccnAnswer, EccnEntryAnswer, EccnNotFound, EccnParameter } from "../../domain/Eccn.ts"
+import { renderEccnText } from "../../domain/EccnText.ts"
 import { UpstreamUnavailable } from "../../domain/Problem.ts"
 import { IndexGroup } from "../Annotations.ts"
 
@@ -8,11 +9,17 @@ export const EccnFormat = Schema.Literal("text", "json").annotations({
   description: "Response format: `text` (text/plain, the default) or `json`; overrides the Accept header"
 })
 
+/** The text/plain example: the JSON example (ECCN 3A090) as the endpoint renders it. */
+const textExample = (): Record<string, string> => {
+  const [example] = Option.getOrElse(SchemaAST.getExamplesAnnotation(EccnEntryAnswer.ast), () => [])
+  return Schema.is(EccnEntryAnswer)(example) ? { example: renderEccnText(example) } : {}
+}
+
 /** The JSON answer is the documented schema; the default text/plain rendering is added beside it. */
 const withTextAlternative = (operation: Record<string, any>): Record<string, any> => {
   const ok = operation.responses?.[200]
   if (ok?.content === undefined) return operation
-  ok.content = { "text/plain": { schema: { type: "string" } }, ...ok.content }
+  ok.content = { "text/plain": { schema: { type: "string" }, ...textExample() }, ...ok.content }
   return operation
 }
 

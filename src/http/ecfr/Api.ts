@@ -11,6 +11,7 @@ import {
   UnsupportedPart,
   VersionsPayload
 } from "../../domain/Cfr.ts"
+import { sectionHtml, sectionPlain } from "../../domain/examples/Cfr.ts"
 import { UpstreamUnavailable } from "../../domain/Problem.ts"
 import { supportedPartNumbers } from "../../domain/Service.ts"
 import { CachePolicy, IndexGroup } from "../Annotations.ts"
@@ -41,11 +42,13 @@ const staleNote = "When eCFR cannot be reached and a stored snapshot answers, th
 
 const Html = HttpApiSchema.Text({ contentType: "text/html" }).annotations({
   description: "The section (heading and body) as a sanitized HTML fragment: a fixed set of tags, no scripts, " +
-    "no links, no inline styles"
+    "no links, no inline styles",
+  examples: [sectionHtml]
 })
 const Plain = HttpApiSchema.Text({ contentType: "text/plain" }).annotations({
   description: "The section as readable text: heading, blank line, paragraphs separated by blank lines, tables as " +
-    "`|`-separated rows, superscripts (footnote marks, exponents) as `^x`"
+    "`|`-separated rows, superscripts (footnote marks, exponents) as `^x`",
+  examples: [sectionPlain]
 })
 
 export class EcfrGroup extends HttpApiGroup.make("ecfr", { topLevel: true })

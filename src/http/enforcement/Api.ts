@@ -11,12 +11,14 @@ import {
   EnforcementFeed,
   EnforcementFeedParams
 } from "../../domain/Enforcement.ts"
+import { documentText } from "../../domain/examples/Enforcement.ts"
 import { IndexGroup } from "../Annotations.ts"
 
 const Markdown = HttpApiSchema.Text({ contentType: "text/markdown" }).annotations({
   description: "The document's text as extracted from its PDF: paragraphs, larger type as `##` headings, and " +
     "`<!-- page N -->` before each page after the first. Extraction can garble tables and scans: check figures " +
-    "against the PDF."
+    "against the PDF.",
+  examples: [documentText]
 })
 
 const Pdf = HttpApiSchema.Uint8Array({ contentType: "application/pdf" }).annotations({

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import * as Examples from "../../domain/examples/Skills.ts"
 import { UpstreamUnavailable } from "../../domain/Problem.ts"
 import {
   SkillBundle,
@@ -28,7 +29,15 @@ const FilePath = Schema.Struct({
   filename: Schema.String.annotations({ description: "File name as listed in `assets`, URL-encoded (spaces as %20)" })
 })
 
-const Markdown = HttpApiSchema.Text({ contentType: "text/markdown" })
+const Markdown = (example: string) =>
+  HttpApiSchema.Text({ contentType: "text/markdown" }).annotations({ examples: [example] })
+
+/** The example each kind of file shows: one of the bundled `svc-classify` skill's files. */
+const fileExamples: Record<SkillFileKind, string> = {
+  templates: Examples.templateMarkdown,
+  references: Examples.referenceMarkdown,
+  prompts: Examples.promptMarkdown
+}
 
 const fileEndpoint = <const Name extends string, const Kind extends SkillFileKind>(
   name: Name,
@@ -37,7 +46,7 @@ const fileEndpoint = <const Name extends string, const Kind extends SkillFileKin
 ) =>
   HttpApiEndpoint.get(name, `/skills/:name/${kind}/:filename`)
     .setPath(FilePath)
-    .addSuccess(Markdown)
+    .addSuccess(Markdown(fileExamples[kind]))
     .addError(UnknownSkill)
     .addError(SkillNotPublished)
     .addError(SkillFileNotFound)
@@ -54,7 +63,7 @@ export class SkillsGroup extends HttpApiGroup.make("skills", { topLevel: true })
   .add(
     HttpApiEndpoint.get("getSkill", "/skills/:name")
       .setPath(SkillPath)
-      .addSuccess(Markdown)
+      .addSuccess(Markdown(Examples.skillMarkdown))
       .addError(UnknownSkill)
       .addError(SkillNotPublished)
       .addError(UpstreamUnavailable)
