@@ -180,7 +180,8 @@ export const MatchVessel = Schema.Struct({
  * written joined or split (`joined`); on one side only: a `title` or `legal_form`, a query word
  * the listed name lacks (`added`), a listed word the query lacks (`dropped`).
  */
-export const AlignmentKinds = [
+/** Kinds of a query word paired with a listed word (the scorer's codes index this list). */
+export const PairKinds = [
   "exact",
   "typo",
   "phonetic",
@@ -189,11 +190,10 @@ export const AlignmentKinds = [
   "legal_form",
   "number",
   "initial",
-  "joined",
-  "title",
-  "added",
-  "dropped"
+  "joined"
 ] as const
+
+export const AlignmentKinds = [...PairKinds, "title", "added", "dropped"] as const
 
 export const AlignmentStep = Schema.Struct({
   query: Schema.NullOr(Schema.String).annotations({ description: "Query words (normalized); null: dropped" }),

@@ -1,3 +1,4 @@
+import { PairKinds } from "../../domain/Screening.ts"
 import { formKind } from "./Vocabulary.ts"
 
 /**
@@ -20,17 +21,7 @@ export const MatchKind = {
 export type MatchKind = typeof MatchKind[keyof typeof MatchKind]
 
 /** Names of the kinds as the API reports them (index = code). */
-export const matchKindNames = [
-  "exact",
-  "typo",
-  "phonetic",
-  "transliteration",
-  "abbreviation",
-  "legal_form",
-  "number",
-  "initial",
-  "joined"
-] as const
+export const matchKindNames = PairKinds
 export type MatchKindName = typeof matchKindNames[number]
 
 /**
