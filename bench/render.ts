@@ -4,7 +4,6 @@ import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Page } from "puppeteer-core"
 import type { ValidPayload } from "../src/domain/documents/Contract.ts"
 import { validatePayload } from "../src/domain/documents/Contract.ts"
 import { contracts } from "../src/domain/documents/index.ts"
@@ -147,6 +146,38 @@ const viaChromiumCli = (executable: string, c: Case, payload: ValidPayload) => a
   }
 }
 
+/** The part of puppeteer-core's API this bench drives. */
+interface Page {
+  readonly setContent: (html: string, options: { readonly waitUntil: "load" }) => Promise<void>
+  readonly pdf: (options: Record<string, unknown>) => Promise<Uint8Array>
+}
+interface Browser {
+  readonly newPage: () => Promise<Page>
+  readonly close: () => Promise<void>
+}
+interface Puppeteer {
+  readonly launch: (options: { executablePath: string; userDataDir: string; args: Array<string> }) => Promise<Browser>
+}
+
+/**
+ * puppeteer-core drives the warm browser. It is not a dependency of the project (with its protocol
+ * packages it weighs about 40 MB that every install would carry for this one baseline), so it is
+ * loaded only when installed: `npm install --no-save puppeteer-core@24`. Without it the bench still
+ * measures the per-document Chromium baseline, which needs no driver.
+ */
+const puppeteerDriver = async (): Promise<Puppeteer | undefined> => {
+  const name = "puppeteer-core"
+  try {
+    return (await import(name)) as Puppeteer
+  } catch {
+    console.log(
+      "render bench: puppeteer-core is not installed, so the warm-browser baseline is skipped " +
+        "(npm install --no-save puppeteer-core@24 to include it)"
+    )
+    return undefined
+  }
+}
+
 /** A warm browser kept open (puppeteer-core), the fastest way to use Chromium. */
 const viaChromium = (page: Page, c: Case, payload: ValidPayload) => async () => {
   const contract = contracts[c.slug]
@@ -180,7 +211,8 @@ export const run = async () => {
   }))
   const executablePath = chromiumPath()
   const profile = mkdtempSync(join(tmpdir(), "bench-chromium-"))
-  const browser = executablePath === undefined ? undefined : await (await import("puppeteer-core")).launch({
+  const driver = executablePath === undefined ? undefined : await puppeteerDriver()
+  const browser = executablePath === undefined || driver === undefined ? undefined : await driver.launch({
     executablePath,
     userDataDir: profile,
     args: chromiumFlags
@@ -223,6 +255,8 @@ export const run = async () => {
       if (theirs) {
         baseline[c.name] = summary(runs.theirs)
         speedupP50[c.name] = { wall: ratio(runs.theirs, (r) => r.ms), cpu: ratio(runs.theirs, (r) => r.cpuMs) }
+      }
+      if (cli) {
         baselineCli[c.name] = summary(cliRuns)
         speedupP50Cli[c.name] = { wall: ratio(cliRuns, (r) => r.ms), cpu: ratio(cliRuns, (r) => r.cpuMs) }
       }
@@ -239,9 +273,11 @@ export const run = async () => {
     goal: "memo p50 < 300 ms and >= 10x faster than Chromium",
     iterations,
     candidate: { ...candidate, peakRssMb: Math.round(peakRss / 1024 / 1024) },
-    baseline: browser
+    baseline: executablePath
       ? {
-        warmBrowser: { ...baseline, peakRssMb: chromiumPeak },
+        warmBrowser: browser
+          ? { ...baseline, peakRssMb: chromiumPeak }
+          : "puppeteer-core not installed (npm install --no-save puppeteer-core@24)",
         printToPdfPerDocument: baselineCli,
         browser: executablePath
       }
