@@ -1,4 +1,4 @@
-import { HttpApi, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiSchema, OpenApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { Option, Schema, SchemaAST as AST } from "effect"
@@ -133,6 +133,31 @@ describe("OpenAPI examples", () => {
     const result = await new Validator().validate(JSON.parse(JSON.stringify(document)))
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
+  })
+
+  it("declares each error response with the media type its problems are sent with", () => {
+    // several problems of one status (the Country Chart's unknown country and unknown paragraph)
+    // are joined by HttpApi into one union that carries no encoding of its own
+    // HttpApi's own decode failure is sent as the InvalidRequest problem (see the problem middleware)
+    const members = (ast: AST.AST): Array<AST.AST> =>
+      ast._tag === "Union"
+        ? ast.types.flatMap(members)
+        : tagsOf(ast).includes("HttpApiDecodeError")
+        ? []
+        : [ast]
+    const errors = declared.filter((entry) => entry.status >= 400)
+    expect(errors.filter((entry) => members(entry.ast).length > 1).length).toBeGreaterThan(3)
+    const wrong = errors.flatMap((entry) => {
+      const types = new Set(members(entry.ast).map((member) => HttpApiSchema.getEncoding(member).contentType))
+      const mediaTypes = Object.keys(document.paths[entry.path]![entry.method]!.responses[entry.status]!.content ?? {})
+      return types.size === 1 && mediaTypes.join() === [...types].join()
+        ? []
+        : [`${entry.method} ${entry.path} ${entry.status}: ${mediaTypes.join()} for ${[...types].join()}`]
+    })
+    expect(wrong).toEqual([])
+    expect(Object.keys(document.paths["/api/country-chart"]!.get!.responses[404]!.content!)).toEqual([
+      "application/problem+json"
+    ])
   })
 
   it("every examples annotation of a request or response schema is a value of its schema", () => {

@@ -1,5 +1,5 @@
 import type { OpenApi } from "@effect/platform"
-import { problemCodeFields } from "../domain/Problem.ts"
+import { problemCodeFields, ProblemContentType } from "../domain/Problem.ts"
 
 /**
  * HttpApi declares its built-in decode failure on every endpoint; the problem middleware restates
@@ -23,10 +23,35 @@ export const describeDecodeFailuresAsProblems = (document: Record<string, any>):
       }
     }
   }
-  return withExamples(pruneUnreferencedSchemas({
+  const published = Object.fromEntries(Object.entries(schemas).map(publishedProblem))
+  return withExamples(pruneUnreferencedSchemas(declareProblemMediaType({
     ...spec,
-    components: { ...spec.components, schemas: Object.fromEntries(Object.entries(schemas).map(publishedProblem)) }
-  }))
+    components: { ...spec.components, schemas: published }
+  })))
+}
+
+/**
+ * Each problem class declares `application/problem+json`, and the server sends it so; but when two
+ * problems of an endpoint share a status, HttpApi joins them into one union without that encoding,
+ * and the document would say `application/json`. Such a response is declared as it is sent.
+ */
+const declareProblemMediaType = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const schemas = spec.components.schemas as Record<string, unknown>
+  for (const item of Object.values(spec.paths)) {
+    for (const operation of Object.values(item) as Array<any>) {
+      for (const [status, response] of Object.entries(operation?.responses ?? {}) as Array<[string, any]>) {
+        const content = response?.content
+        if (Number(status) < 400 || content === undefined || Object.keys(content).join() !== "application/json") {
+          continue
+        }
+        const refs = [...refsIn(content, new Set())]
+        if (refs.length > 0 && refs.every((name) => isProblemSchema(schemas[name]))) {
+          response.content = { [ProblemContentType]: content["application/json"] }
+        }
+      }
+    }
+  }
+  return spec
 }
 
 const problemFields = ["type", "title", "status", "detail"]
