@@ -48,6 +48,11 @@ const enforcementSummary = (section: BundleManifest["enforcement"]) =>
         : `texts only: the ${section.pdf_bytes} bytes of PDFs exceed the bundle's PDF budget`
     })`
 
+const skillsSummary = (section: BundleManifest["skills"]) =>
+  section === undefined
+    ? ""
+    : `; ${section.files} skill files mirrored from ${section.source} (commit ${section.commit.slice(0, 12)})`
+
 const bundleFailure = (error: { readonly message: string }) => new CommandFailed({ message: error.message })
 
 const exportBundle = (file: string, from: string | undefined) =>
@@ -78,7 +83,7 @@ const exportBundle = (file: string, from: string | undefined) =>
     const issues = [...new Set(manifest.ecfr.parts.map((part) => part.issue_date))].sort().join(", ")
     yield* Console.log(
       `wrote ${file}: ${manifest.ecfr.parts.length} eCFR parts (issues ${issues}), the screening list and ` +
-        enforcementSummary(manifest.enforcement)
+        enforcementSummary(manifest.enforcement) + skillsSummary(manifest.skills)
     )
   })
 
@@ -104,8 +109,15 @@ const importBundle = (file: string) =>
     yield* Console.log(
       `imported ${file} (made ${manifest.created_at}) into ${config.dataDir}: ${manifest.ecfr.parts.length} eCFR parts` +
         `${manifest.screening_list === null ? "" : ", the screening list"} and ` +
-        `${enforcementSummary(manifest.enforcement)}; restart a running service to use them`
+        `${enforcementSummary(manifest.enforcement)}${
+          skillsSummary(manifest.skills)
+        }; restart a running service to use them`
     )
+    // the stored skills are served by the mirror of the same source only
+    const [Source] = yield* load(() => Promise.all([import("../services/skills/Source.ts")]))
+    if (manifest.skills !== undefined && Source.formatSkillsSource(config.skillsSource) !== manifest.skills.source) {
+      yield* Console.log(`set SKILLS_SOURCE=${manifest.skills.source} to serve the bundle's skills`)
+    }
   })
 
 export const sync = leaf({
@@ -115,8 +127,9 @@ export const sync = leaf({
     "directory of saved eCFR API responses (layout in docs/operations.md). A running service picks\n" +
     "the parts up when restarted. Exits 1 when a part could not be stored.\n\n" +
     "For a machine without internet: --export <file> syncs all 12 parts and writes them with the\n" +
-    "screening list and the enforcement archive to one bundle (manifest, issue dates, SHA-256\n" +
-    "checksums); --import <file> on the other machine verifies every checksum, then loads it.\n" +
+    "screening list, the enforcement archive and skills mirrored from GitHub (SKILLS_SOURCE=github:…)\n" +
+    "to one bundle (manifest, issue dates, SHA-256 checksums); --import <file> on the other machine\n" +
+    "verifies every checksum, then loads it.\n" +
     "Both open the store (DATABASE_URL, else the embedded database: stop a running service first).",
   options: {
     parts: {

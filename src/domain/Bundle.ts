@@ -65,6 +65,36 @@ export const BundledEnforcementDocument = Schema.Struct({
 })
 export type BundledEnforcementDocument = typeof BundledEnforcementDocument.Type
 
+/** A git object id (SHA-1, or SHA-256 for repositories in that format). */
+const GitObjectId = Schema.String.pipe(Schema.pattern(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/))
+
+/**
+ * Skills mirrored from a GitHub repository (`SKILLS_SOURCE=github:…`) at one commit: every file the
+ * mirror read, relative to the skills folder, with its git blob id. The same record is the copy an
+ * instance keeps under `DATA_DIR` after an import, so it serves them without reaching GitHub.
+ */
+export const MirroredSkills = Schema.Struct({
+  /** The `SKILLS_SOURCE` value the files were mirrored for. */
+  source: Bounded(400),
+  commit: GitObjectId,
+  fetched_at: Bounded(40),
+  // the mirror's own limits (2,000 files of at most 512 KiB) bound what it can hold
+  files: Schema.Array(Schema.Struct({
+    path: Bounded(400),
+    blob: GitObjectId,
+    text: Schema.String.pipe(Schema.maxLength(512 * 1024))
+  })).pipe(Schema.maxItems(2_000))
+}).annotations({ identifier: "MirroredSkills" })
+export type MirroredSkills = typeof MirroredSkills.Type
+
+export const BundleSkills = Schema.Struct({
+  source: Schema.String,
+  commit: Schema.String,
+  files: Schema.Int,
+  /** The JSON file holding the `MirroredSkills` record. */
+  path: Schema.String
+})
+
 export const BundleManifest = Schema.Struct({
   format: Schema.Literal(BundleFormat),
   created_at: Schema.String,
@@ -77,6 +107,8 @@ export const BundleManifest = Schema.Struct({
   })),
   /** The enforcement archive; absent from bundles made before it was carried. */
   enforcement: Schema.optional(BundleEnforcement),
+  /** Skills mirrored from GitHub; absent when the exporting instance serves the bundled skills, and from older bundles. */
+  skills: Schema.optional(BundleSkills),
   files: Schema.Record({
     key: Schema.String,
     value: Schema.Struct({ sha256: Sha256Hex, bytes: Schema.Int })

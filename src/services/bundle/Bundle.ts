@@ -10,13 +10,15 @@ import * as Sync from "../ecfr/Sync.ts"
 import { findPartNode, latestVersions, StructureNode, VersionsResponse } from "../ecfr/Wire.ts"
 import * as ArchiveRepo from "../enforcement/ArchiveRepo.ts"
 import * as ListSource from "../screening/ListSource.ts"
+import * as StoredSkills from "../skills/StoredCopy.ts"
 import { maxEntries, maxTotalBytes, readArchive, sha256Hex, writeArchive } from "./Archive.ts"
 import * as Enforcement from "./Enforcement.ts"
+import * as Skills from "./Skills.ts"
 
 /**
  * Data bundles for machines without internet: `exportBundle` fills the store from the upstreams and
- * packs all 12 eCFR parts (in the saved-response layout of `sync --from`), the screening list and
- * the enforcement archive; `readBundle` verifies every checksum and decodes everything, then
+ * packs all 12 eCFR parts (in the saved-response layout of `sync --from`), the screening list, the
+ * enforcement archive and skills mirrored from GitHub; `readBundle` verifies every checksum and decodes everything, then
  * `storeBundle` loads it: the parts with the issue dates and download times they had, so the
  * importing service serves them dated as the bundle is, and the archive's documents by id.
  */
@@ -99,6 +101,8 @@ export const exportBundle = (
       )
     )
     entries.push(...enforcement.entries)
+    const skills = yield* Skills.exportSkills.pipe(Effect.mapError((message) => new BundleError({ message })))
+    if (skills !== undefined) entries.push(skills.entry)
     // a bundle the import would refuse is not written
     const total = entries.reduce((sum, [, bytes]) => sum + bytes.byteLength, 0)
     if (total > maxTotalBytes || entries.length >= maxEntries) {
@@ -114,6 +118,7 @@ export const exportBundle = (
       ecfr: { parts },
       screening_list: { origin: list.origin, path: "csl/consolidated.json" },
       enforcement: enforcement.section,
+      ...(skills === undefined ? {} : { skills: skills.section }),
       files: Object.fromEntries(
         entries.map(([path, bytes]) => [path, { sha256: sha256Hex(bytes), bytes: bytes.byteLength }])
       )
@@ -148,7 +153,8 @@ const verified = (file: string) =>
         (["xml", "structure.json", "versions.json"] as const).map((kind) => partPath(title, part, kind))
       ),
       ...(manifest.screening_list === null ? [] : [manifest.screening_list.path]),
-      ...(manifest.enforcement?.paths ?? [])
+      ...(manifest.enforcement?.paths ?? []),
+      ...(manifest.skills === undefined ? [] : [manifest.skills.path])
     ]
     for (const path of required) {
       if (!Object.hasOwn(manifest.files, path)) problems.push(`${path} is not in the manifest`)
@@ -203,7 +209,12 @@ export const readBundle = (file: string) =>
       : yield* Enforcement.readEnforcement(manifest.enforcement, Object.keys(manifest.files), read).pipe(
         Effect.mapError((problem) => new BundleError({ message: `${file}: ${problem}; nothing was imported` }))
       )
-    return { manifest, snapshots, enforcement, read }
+    const skills = manifest.skills === undefined
+      ? undefined
+      : yield* Skills.readSkills(manifest.skills, read(manifest.skills.path)).pipe(
+        Effect.mapError((problem) => new BundleError({ message: `${file}: ${problem}; nothing was imported` }))
+      )
+    return { manifest, snapshots, enforcement, skills, read }
   })
 
 export type ReadBundle = Effect.Effect.Success<ReturnType<typeof readBundle>>
@@ -212,7 +223,7 @@ export type ReadBundle = Effect.Effect.Success<ReturnType<typeof readBundle>>
 export const storeBundle = (bundle: ReadBundle, onPart: (part: number, done: number, total: number) => void) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const { enforcement, manifest, read, snapshots } = bundle
+    const { enforcement, manifest, read, skills, snapshots } = bundle
     if (enforcement !== undefined) {
       yield* Effect.flatMap(ArchiveRepo.make, (repo) => Enforcement.storeEnforcement(repo, enforcement)).pipe(
         Effect.mapError((error) =>
@@ -236,6 +247,11 @@ export const storeBundle = (bundle: ReadBundle, onPart: (part: number, done: num
         etag: undefined,
         origin: manifest.screening_list.origin
       }).pipe(Effect.mapError((error) => new BundleError({ message: error.reason })))
+    }
+    if (skills !== undefined) {
+      yield* StoredSkills.write(config.dataDir, skills).pipe(
+        Effect.mapError((error) => new BundleError({ message: error.message }))
+      )
     }
     return manifest
   })

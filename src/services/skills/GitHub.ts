@@ -1,6 +1,7 @@
 import type { HttpClient } from "@effect/platform"
 import { Clock, Duration, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
 import { createHash } from "node:crypto"
+import type { MirroredSkills } from "../../domain/Bundle.ts"
 import { UpstreamUnavailable } from "../../domain/Problem.ts"
 import { AppConfig } from "../AppConfig.ts"
 import { DataGeneration } from "../DataGeneration.ts"
@@ -13,10 +14,10 @@ import {
   limits,
   logProblems,
   type SkillCollection,
-  type SkillEntry,
   type SourceProblem
 } from "./Collection.ts"
-import type { SkillsSource } from "./Source.ts"
+import { formatSkillsSource, type SkillsSource } from "./Source.ts"
+import * as StoredCopy from "./StoredCopy.ts"
 
 type GitHubSource = Extract<SkillsSource, { readonly _tag: "GitHub" }>
 
@@ -38,8 +39,15 @@ const Tree = Schema.Struct({ sha: Schema.String, truncated: Schema.Boolean, tree
 const objectId = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 
 /** Git's object id of a blob: the raw download is checked against the id the tree announced. */
-const blobId = (bytes: Uint8Array, length: number) =>
+export const blobId = (bytes: Uint8Array, length: number) =>
   createHash(length === 64 ? "sha256" : "sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex")
+
+interface MirroredFile {
+  /** Relative to the skills folder. */
+  readonly path: string
+  readonly blob: string
+  readonly text: string
+}
 
 interface Copy {
   readonly collection: SkillCollection
@@ -47,6 +55,8 @@ interface Copy {
   readonly etag: string | undefined
   /** Texts by git blob id, reused by the next refresh for files that did not change. */
   readonly blobs: ReadonlyMap<string, string>
+  /** What a data bundle carries of this copy. */
+  readonly files: ReadonlyArray<MirroredFile>
 }
 
 interface State {
@@ -55,11 +65,37 @@ interface State {
   readonly refreshing: boolean
 }
 
+const webOf = (config: { readonly githubApiBaseUrl: string }, source: GitHubSource) =>
+  `${webRoot(config.githubApiBaseUrl)}/${source.owner}/${source.repo}`
+
 const segments = (path: string) => path.split("/").map(encodeURIComponent).join("/")
 
 /** The web address of the repository, from the API root (`api.github.com`, or GitHub Enterprise's `/api/v3`). */
 const webRoot = (apiBaseUrl: string) =>
   apiBaseUrl === "https://api.github.com" ? "https://github.com" : apiBaseUrl.replace(/\/api\/v3$/, "")
+
+/** A copy from the files read at a commit (from GitHub, or from a bundle's stored copy). */
+const copyOf = (
+  source: GitHubSource,
+  web: string,
+  read: { readonly commit: string; readonly etag: string | undefined; readonly files: ReadonlyArray<MirroredFile> },
+  problems: ReadonlyArray<SourceProblem>
+) =>
+  Effect.gen(function*() {
+    const assembled = assemble({
+      entries: read.files,
+      upstream: `${web}/tree/${source.ref}/${source.path}`,
+      skillUpstream: (name) => `${web}/tree/${source.ref}/${source.path}/${name}`
+    })
+    yield* logProblems([...problems, ...assembled.problems])
+    return {
+      collection: assembled.collection,
+      commit: read.commit,
+      etag: read.etag,
+      blobs: new Map(read.files.map((file) => [file.blob, file.text])),
+      files: read.files
+    } satisfies Copy
+  })
 
 /**
  * Reads one snapshot of the skills folder at a commit: the ref is resolved with a conditional
@@ -76,7 +112,7 @@ const makeFetcher = Effect.fn("makeFetcher")(function*(source: GitHubSource) {
   })
   const apiHeaders = { ...auth, "x-github-api-version": "2022-11-28" }
   const repoPath = `/repos/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}`
-  const web = `${webRoot(config.githubApiBaseUrl)}/${source.owner}/${source.repo}`
+  const web = webOf(config, source)
   const folder = `${source.path}/`
   const invalid = (detail: string) => new Upstream.UpstreamError({ upstream: "github", reason: "decode", detail })
 
@@ -140,22 +176,12 @@ const makeFetcher = Effect.fn("makeFetcher")(function*(source: GitHubSource) {
             ? Effect.succeed({ path, id, text: decodeText(bytes) })
             : Effect.fail(invalid(`${path} did not match its git object id`)))
       }, { concurrency: 8 })
-      const entries: Array<SkillEntry> = []
-      const blobs = new Map<string, string>()
+      const files: Array<MirroredFile> = []
       for (const { id, path, text } of texts) {
         if (text === undefined) problems.push({ path, message: "not UTF-8 text: not served" })
-        else {
-          entries.push({ path, text })
-          blobs.set(id, text)
-        }
+        else files.push({ path, blob: id, text })
       }
-      const assembled = assemble({
-        entries,
-        upstream: `${web}/tree/${source.ref}/${source.path}`,
-        skillUpstream: (name) => `${web}/tree/${source.ref}/${source.path}/${name}`
-      })
-      yield* logProblems([...problems, ...assembled.problems])
-      return { collection: assembled.collection, commit, etag, blobs } satisfies Copy
+      return yield* copyOf(source, web, { commit, etag, files }, problems)
     })
 
   return (previous: Copy | undefined): Effect.Effect<Copy, Upstream.UpstreamError> =>
@@ -164,6 +190,30 @@ const makeFetcher = Effect.fn("makeFetcher")(function*(source: GitHubSource) {
         ? Effect.succeed({ ...previous, etag })
         : snapshot(commit, etag, previous))
 })
+
+/** The skills folder as GitHub has it now, as a data bundle carries it (`ecds sync --export`). */
+export const mirrorOnce = (source: GitHubSource) =>
+  Effect.gen(function*() {
+    const fetchCopy = yield* makeFetcher(source)
+    const copy = yield* fetchCopy(undefined)
+    const fetchedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+    return {
+      source: formatSkillsSource(source),
+      commit: copy.commit,
+      fetched_at: fetchedAt,
+      files: copy.files.map(({ blob, path, text }) => ({ path, blob, text }))
+    } satisfies MirroredSkills
+  })
+
+/** The copy a bundle import stored for this source, if any: served until GitHub answers. */
+const storedCopy = (source: GitHubSource) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const stored = yield* StoredCopy.read(config.dataDir, formatSkillsSource(source))
+    if (Option.isNone(stored)) return undefined
+    const { commit, files } = stored.value
+    return yield* copyOf(source, webOf(config, source), { commit, etag: undefined, files }, [])
+  })
 
 /**
  * Skills from a GitHub repository (`SKILLS_SOURCE=github:owner/repo@ref`). The first copy is
@@ -185,7 +235,8 @@ export const layer = (
       const retryAfter = Duration.toMillis(
         options.retryAfter ?? Duration.min(Duration.millis(refreshAfter), Duration.minutes(5))
       )
-      const state = yield* Ref.make<State>({ copy: undefined, nextCheckAt: 0, refreshing: false })
+      // nextCheckAt 0: a stored copy is served at once, and the first request asks GitHub for a newer one
+      const state = yield* Ref.make<State>({ copy: yield* storedCopy(source), nextCheckAt: 0, refreshing: false })
       const semaphore = yield* Effect.makeSemaphore(1)
       const scope = yield* Effect.scope
 

@@ -38,3 +38,9 @@ export const parseSkillsSource = (value: string): SkillsSource | undefined => {
   }
   return { _tag: "GitHub", owner, repo, path: segments.length > 0 ? segments.join("/") : "skills", ref }
 }
+
+/** The `SKILLS_SOURCE` text of a source (what `parseSkillsSource` reads back to the same source). */
+export const formatSkillsSource = (source: SkillsSource): string =>
+  source._tag === "Bundled"
+    ? "bundled"
+    : `github:${source.owner}/${source.repo}${source.path === "skills" ? "" : `/${source.path}`}@${source.ref}`
