@@ -3,7 +3,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { cpSync, mkdtempSync } from "node:fs"
+import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
@@ -193,6 +193,7 @@ export const run = async () => {
       first[`${size / 1000}_kB`] = { embedded, postgresql }
     } finally {
       await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+      rmSync(dataDir, { recursive: true, force: true })
     }
   }
   if (process.env.BENCH_FIRST_ONLY === "1") return { first_download_at_another_instance: first }
