@@ -1,7 +1,7 @@
 import type { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
 import { migrated } from "../src/layers/Store.ts"
@@ -42,11 +42,14 @@ const measure = (accounts: Layer.Layer<KeyStore.KeyStore | Credits.Credits>) =>
     })
     for (let i = 0; i < warmup; i++) yield* paidRequest
     const latencies: Array<number> = []
+    // this process's CPU (all of it for the JSON files and PGlite; the client side only for PostgreSQL)
+    const cpuStarted = process.cpuUsage()
     for (let i = 0; i < iterations; i++) {
       const start = performance.now()
       yield* paidRequest
       latencies.push(performance.now() - start)
     }
+    const cpuUsed = process.cpuUsage(cpuStarted)
     latencies.sort((a, b) => a - b)
     // the part every request with a key pays, render or not
     const lookups: Array<number> = []
@@ -69,6 +72,7 @@ const measure = (accounts: Layer.Layer<KeyStore.KeyStore | Credits.Credits>) =>
         p99: round(percentile(latencies, 0.99)),
         max: round(latencies[latencies.length - 1]!)
       },
+      cpuMsPerRequest: round((cpuUsed.user + cpuUsed.system) / 1000 / iterations),
       perSecondAt8Concurrent: Math.round(iterations / concurrentSeconds),
       keyLookupMs: { p50: round(percentile(lookups, 0.5)), p99: round(percentile(lookups, 0.99)) }
     }
@@ -130,6 +134,7 @@ export const run = async () => {
       description: `key lookup + one credit spent (hold, settle) per paid request, ${iterations} sequential ` +
         `(latency) then ${iterations} at ${concurrency} concurrent (throughput), in process: the JSON files ` +
         "of the previous version (baseline), the embedded PGlite store on disk, PostgreSQL on loopback",
+      load_average: loadavg().map((n) => round(n)),
       goal: "accounting adds < 2 ms p99 to a final render; throughput no worse than 0.8 x the JSON store",
       json,
       embedded,

@@ -45,6 +45,21 @@ for (const engine of engines) {
           expect(values).toEqual([["a", 9_007_199_254_740_991]])
         }))
 
+      it.effect("round-trips bytea byte for byte: every byte value, empty, a view into a larger buffer", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient
+          yield* sql`CREATE TABLE sample_blobs (n integer PRIMARY KEY, blob bytea NOT NULL)`
+          const every = Uint8Array.from({ length: 512 }, (_, i) => i % 256)
+          const view = new Uint8Array(every.buffer, 3, 7)
+          const blobs = [every, new Uint8Array(0), view]
+          for (const [n, blob] of blobs.entries()) yield* sql`INSERT INTO sample_blobs ${sql.insert({ n, blob })}`
+          const rows = yield* sql<{ n: number; blob: Uint8Array; size: number }>`
+            SELECT n, blob, octet_length(blob) AS size FROM sample_blobs ORDER BY n`
+          expect(rows.map((row) => [...row.blob])).toEqual(blobs.map((blob) => [...blob]))
+          expect(rows.map((row) => row.size)).toEqual([512, 0, 7])
+          expect(rows.every((row) => row.blob instanceof Uint8Array)).toBe(true)
+        }))
+
       it.effect("commits a transaction, rolls back a failed one and a failed savepoint only", () =>
         Effect.gen(function*() {
           const sql = yield* SqlClient

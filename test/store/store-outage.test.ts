@@ -9,10 +9,14 @@ import * as AppConfig from "../../src/services/AppConfig.ts"
 import { Credits } from "../../src/services/Credits.ts"
 import * as KeysCommand from "../../src/services/KeysCommand.ts"
 import { Prefix } from "../../src/services/oauth/Grants.ts"
+import { makeSignIns } from "../../src/services/oauth/SignIns.ts"
+import { makeSignInThrottle } from "../../src/services/oauth/SignInThrottle.ts"
 import * as Postgres from "../../src/services/store/Postgres.ts"
+import * as UserDirectory from "../../src/services/UserDirectory.ts"
 import { minimalClassificationPayload } from "../fixtures/documents/classification.ts"
 import { startTcpRelay, type TcpRelay } from "../support/Instances.ts"
 import { modernPost } from "../support/mcp/McpTestApp.ts"
+import { pkcePair } from "../support/OAuthDriver.ts"
 import { adminUrl, databaseConfig } from "../support/SqlEngines.ts"
 import { type RunningServer, startServer, testConfig } from "../support/TestServer.ts"
 
@@ -171,5 +175,64 @@ describe("PostgreSQL unreachable: credentials cannot be checked", () => {
     }
     expect(await Effect.runPromise(credits.balance(keyId))).toBe(3)
     expect((await balance()).holds).toBe(0)
+  }, 60_000)
+
+  it("a sign-in whose user directory cannot be asked is 'unavailable', not a wrong password", async () => {
+    // the pending sign-in and the throttle on a direct connection, the user directory behind the relay:
+    // the store goes away between the throttle's count and the password check
+    const direct = new URL(adminUrl)
+    direct.pathname = `/${database}`
+    const context = await Effect.runPromise(Layer.buildWithScope(storeAt(direct.href), scope))
+    const viaRelay = await Effect.runPromise(Layer.buildWithScope(store, scope))
+    const users = await Effect.runPromise(Effect.provide(UserDirectory.makeEmbedded, viaRelay))
+    await Effect.runPromise(
+      Effect.orDie(users.add({ email: "owner@example.com", password: "the-right-password-1", tier: "free" }))
+    )
+    const policy = { freeAttempts: 10, firstDelayMillis: 1000, maxDelayMillis: 8000 }
+    const signIns = await Effect.runPromise(Effect.provide(
+      Effect.flatMap(
+        makeSignInThrottle({ account: policy, address: policy, windowMillis: 60_000 }),
+        (throttle) => makeSignIns(users.directory, throttle)
+      ),
+      context
+    ))
+    const attempt = (password: string) =>
+      Effect.runPromise(Effect.provide(
+        Effect.gen(function*() {
+          const handle = yield* Effect.orDie(signIns.open({
+            clientId: "svc_client_x",
+            redirectUri: "https://app.example/cb",
+            state: undefined,
+            codeChallenge: pkcePair().challenge,
+            scopes: ["mcp"],
+            resource: "https://ecds.example/mcp"
+          }))
+          return yield* signIns.decide(
+            { handle, email: "owner@example.com", password, approve: true, address: "192.0.2.7" },
+            { issuer: "https://ecds.example", consent: () => "the consent page" }
+          )
+        }),
+        context
+      ))
+    await relay.cut()
+    try {
+      for (const password of ["the-right-password-1", "a-wrong-password"]) {
+        expect(await attempt(password)).toEqual({
+          _tag: "Throttled",
+          consent: "the consent page",
+          status: 503,
+          retryAfterSeconds: 30,
+          message: "Sign-in is unavailable for a moment. Try again shortly."
+        })
+      }
+    } finally {
+      await relay.restore()
+    }
+    // once the directory answers again, the same attempts are told apart as before
+    expect(await attempt("a-wrong-password")).toMatchObject({
+      _tag: "Retry",
+      message: "The email address or password is not correct."
+    })
+    expect(await attempt("the-right-password-1")).toMatchObject({ _tag: "Redirect" })
   }, 60_000)
 })

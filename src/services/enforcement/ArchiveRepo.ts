@@ -207,9 +207,11 @@ export const make = Effect.gen(function*() {
    *
    * Cost, measured (`npm run bench -- enforcement-archive`): the planner sees a small heap (the
    * vectors live out of line) and prefers a sequential scan that unpacks every document's vector,
-   * so the statement runs with sequential scans disabled and matches come from the GIN index. The
-   * ranking carries only ids, and `ts_headline` runs on the returned page only, over a window of the
-   * text around the first literal occurrence of a query word (its stem), else over the beginning.
+   * so the statement runs with sequential scans disabled and matches come from the GIN index (kept
+   * without a pending list: the embedded engine has no autovacuum to merge one, and every search
+   * would scan it). The ranking carries only ids, and `ts_headline` runs on the returned page only,
+   * over a window of the text around the first literal occurrence of a query word (its stem), else
+   * over the beginning; each hit's text is lower-cased once to place that window.
    */
   const search = (query: string, agency: EnforcementAgency | undefined, limit: number) =>
     Effect.gen(function*() {
@@ -218,31 +220,27 @@ export const make = Effect.gen(function*() {
       const rows = yield* sql.withTransaction(Effect.zipRight(
         sql`SET LOCAL enable_seqscan = off`,
         sql`WITH q AS (SELECT to_tsquery('english', ${tsQuery(terms)}) AS query),
-        stems AS (
-          SELECT coalesce(array_agg(lexeme), '{}') AS lexemes
-          FROM unnest(tsvector_to_array(to_tsvector('english', ${terms.join(" ")}))) AS lexeme
-        ),
         matched AS (
-          SELECT d.id, d.date, ts_rank_cd(d.search, q.query) AS score, count(*) OVER () AS total
+          SELECT d.id, ts_rank_cd(d.search, q.query) AS score, count(*) OVER () AS total
           FROM enforcement_documents d, q
           WHERE d.search @@ q.query AND ${agency === undefined ? sql`true` : sql`d.agency = ${agency}`}
           ORDER BY score DESC, d.date DESC NULLS LAST, d.id
           LIMIT ${limit}
-        ),
-        placed AS (
-          SELECT m.id, m.score, m.total,
-            (SELECT min(nullif(strpos(lower(d.body), lexeme), 0)) FROM unnest(stems.lexemes) AS lexeme) AS at
-          FROM matched m JOIN enforcement_documents d USING (id), stems
         )
-        SELECT ${rowColumns(sql)}, p.score, p.total,
+        SELECT ${rowColumns(sql)}, m.score, m.total,
           ts_headline('english',
-            concat_ws(E'\n', d.party, d.title, CASE WHEN p.at IS NULL THEN left(d.body, ${headlineChars})
-              ELSE substr(d.body, greatest(1, p.at - ${windowBefore}), ${windowChars}) END),
+            concat_ws(E'\n', d.party, d.title, CASE WHEN w.at IS NULL THEN left(d.body, ${headlineChars})
+              ELSE substr(d.body, greatest(1, w.at - ${windowBefore}), ${windowChars}) END),
             q.query,
             'MaxFragments=2, MaxWords=30, MinWords=12, StartSel=**, StopSel=**, FragmentDelimiter=" … "'
           ) AS snippet
-        FROM placed p JOIN enforcement_documents d USING (id), q
-        ORDER BY p.score DESC, d.date DESC NULLS LAST, d.id`
+        FROM matched m JOIN enforcement_documents d USING (id) CROSS JOIN q
+        CROSS JOIN LATERAL (
+          SELECT min(nullif(strpos(lowered.body, lexeme), 0)) AS at
+          FROM (SELECT lower(d.body) AS body) AS lowered,
+            unnest(tsvector_to_array(to_tsvector('english', ${terms.join(" ")}))) AS lexeme
+        ) AS w
+        ORDER BY m.score DESC, d.date DESC NULLS LAST, d.id`
       ))
       return {
         hits: rows.map((raw: any): SearchHit => ({

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { issueSecret, randomId, secretMatches } from "../accounts/Secrets.ts"
 import type { UserDirectoryShape } from "../UserDirectory.ts"
 import { type AuthorizationRequest, redirectWith } from "./AuthorizationRequest.ts"
@@ -11,7 +11,10 @@ export type SignInOutcome<C> =
   | { readonly _tag: "Redirect"; readonly location: string }
   | { readonly _tag: "Retry"; readonly consent: C; readonly message: string }
   | { readonly _tag: "Expired" }
-  /** No password was checked: the e-mail address or the client address is locked, or the throttle is unreadable. */
+  /**
+   * No password was checked, or none could be: the e-mail address or the client address is locked,
+   * the throttle is unreadable, or the user directory cannot answer (503).
+   */
   | {
     readonly _tag: "Throttled"
     readonly consent: C
@@ -141,7 +144,13 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
             ? throttled(consent, 429, Math.ceil(admission.retryAfterMillis / 1000))
             : throttled(consent, 503, 30)
         }
-        const account = yield* users.signIn(form.email, form.password).pipe(Effect.catchAll(() => Effect.succeedNone))
+        // a directory that cannot answer has not refused anyone: "unavailable", and no failure counted
+        const checked = yield* Effect.either(users.signIn(form.email, form.password))
+        if (Either.isLeft(checked)) {
+          yield* Effect.logWarning("sign-in: the user directory cannot be asked", { reason: checked.left.reason })
+          return throttled(consent, 503, 30)
+        }
+        const account = checked.right
         if (Option.isNone(account)) {
           const [counted] = yield* sql<{ failures: number }>`
             UPDATE oauth_pending SET failures = failures + 1 WHERE handle = ${form.handle} RETURNING failures`

@@ -2,8 +2,9 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
-import { PGlite, type Results } from "@electric-sql/pglite"
+import { PGlite, type Results, types } from "@electric-sql/pglite"
 import { Effect, Layer, type Scope, Stream } from "effect"
+import { Buffer } from "node:buffer"
 import { lockDirectory } from "./DirectoryLock.ts"
 import { sqlNames } from "./SqlNames.ts"
 
@@ -12,6 +13,20 @@ export interface PgliteOptions {
   readonly dataDir?: string
   /** A new database starts as a copy of this dump (`dumpDataDir`) instead of running initdb (tests). */
   readonly template?: Blob
+}
+
+/**
+ * `bytea` both ways through Buffer's native hex codec. PGlite's own converts byte by byte in
+ * JavaScript: reading a 2 MB document back took about 175 ms of CPU, writing it about as long.
+ */
+const byteaCodecs = {
+  parsers: { [types.BYTEA]: (hex: string) => Buffer.from(hex.slice(2), "hex") },
+  serializers: {
+    [types.BYTEA]: (value: unknown) =>
+      value instanceof Uint8Array
+        ? `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`
+        : String(value)
+  }
 }
 
 const failure = (message: string) => (cause: unknown) => new SqlError({ cause, message })
@@ -32,6 +47,7 @@ export const make = (
       Effect.tryPromise({
         try: () =>
           PGlite.create({
+            ...byteaCodecs,
             ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
             ...(options.template === undefined ? {} : { loadDataDir: options.template })
           }),
