@@ -5,7 +5,8 @@ import { ecfrRoutes } from "../test/support/EcfrFake.ts"
 import { fixtureParts, writeSavedResponses } from "../test/support/EcfrFixtures.ts"
 import { startFakeUpstream } from "../test/support/FakeUpstream.ts"
 import { generatedCcl } from "./lib/generated-ccl.ts"
-import { compare } from "./lib/load.ts"
+import { cpuDuring } from "./lib/cpu.ts"
+import { compare, load, type LoadOptions } from "./lib/load.ts"
 import { startService } from "./lib/processes.ts"
 
 /**
@@ -73,6 +74,10 @@ export const run = async () => {
       { url: restUrl, options: { headers: { authorization } } }
     )
     const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000
+    const cpu = await cpuPerRequest(service.process.pid!, {
+      mcpKey: { url: `${service.url}/mcp`, options: { method: "POST", headers: mcpHeaders, body } },
+      restKey: { url: restUrl, options: { headers: { authorization } } }
+    })
     return {
       description: `tools/call get_eccn ${eccn} (2026-07-28, API key) vs GET /api/eccn/${eccn}?format=json ` +
         "(same key, no response cache) on one server, 32 connections, alternating rounds",
@@ -82,10 +87,42 @@ export const run = async () => {
       rest: result.baseline,
       throughputRatio: result.throughputRatio,
       p50Ratio: ratio(result.candidate.p50Ms, result.baseline.p50Ms),
-      p99Ratio: ratio(result.candidate.p99Ms, result.baseline.p99Ms)
+      p99Ratio: ratio(result.candidate.p99Ms, result.baseline.p99Ms),
+      serverCpuUsPerRequest: cpu,
+      serverCpuRatio: ratio(cpu.mcpKey, cpu.restKey)
     }
   } finally {
     await service.stop()
     await ecfr.close()
   }
+}
+
+/**
+ * The server's own CPU per request (user + system, from `/proc`), which the machine's load does not
+ * distort the way it distorts wall-clock percentiles: each variant in turn for `rounds` rounds of a
+ * few seconds, the median of its microseconds per answered request.
+ */
+const cpuPerRequest = async <K extends string>(
+  pid: number,
+  variants: Record<K, { readonly url: string; readonly options?: LoadOptions }>,
+  rounds = 3
+): Promise<Record<K, number>> => {
+  for (const [name, target] of Object.entries(variants) as Array<[K, { url: string; options?: LoadOptions }]>) {
+    const response = await fetch(target.url, target.options)
+    const text = await response.text()
+    if (!response.ok) throw new Error(`${name}: ${response.status} ${text.slice(0, 300)}`)
+  }
+  const samples = new Map<K, Array<number>>()
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, target] of Object.entries(variants) as Array<[K, { url: string; options?: LoadOptions }]>) {
+      const { cpuMs, result } = await cpuDuring(
+        pid,
+        () => load(target.url, { ...target.options, connections: 8, durationSeconds: 4 })
+      )
+      if (result.errors + result.non2xx > 0) throw new Error(`${name}: ${result.errors + result.non2xx} failures`)
+      samples.set(name, [...(samples.get(name) ?? []), Math.round((cpuMs * 1000) / result.requests)])
+    }
+  }
+  const median = (values: Array<number>) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  return Object.fromEntries([...samples].map(([name, values]) => [name, median(values)])) as Record<K, number>
 }
