@@ -1,4 +1,5 @@
-import { mkdtempSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ecfrRoutes } from "../test/support/EcfrFake.ts"
@@ -78,6 +79,7 @@ export const run = async () => {
       mcpKey: { url: `${service.url}/mcp`, options: { method: "POST", headers: mcpHeaders, body } },
       restKey: { url: restUrl, options: { headers: { authorization } } }
     })
+    const deployed = await asDeployed(ecfr.url, body, mcpHeaders)
     return {
       description: `tools/call get_eccn ${eccn} (2026-07-28, API key) vs GET /api/eccn/${eccn}?format=json ` +
         "(same key, no response cache) on one server, 32 connections, alternating rounds",
@@ -89,11 +91,50 @@ export const run = async () => {
       p50Ratio: ratio(result.candidate.p50Ms, result.baseline.p50Ms),
       p99Ratio: ratio(result.candidate.p99Ms, result.baseline.p99Ms),
       serverCpuUsPerRequest: cpu,
-      serverCpuRatio: ratio(cpu.mcpKey, cpu.restKey)
+      serverCpuRatio: ratio(cpu.mcpKey, cpu.restKey),
+      asDeployed: { ...deployed, serverCpuRatio: ratio(deployed.mcpKey, deployed.restKey) }
     }
   } finally {
     await service.stop()
     await ecfr.close()
+  }
+}
+
+/**
+ * The same pair on `npm start`'s own entry, with a key made by `ecds keys create` and checked
+ * against the key store on every request, as deployed (both surfaces pay that lookup).
+ */
+const asDeployed = async (ecfrUrl: string, body: string, headers: Record<string, string>) => {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-mcp-deployed-"))
+  // the keys CLI, as an operator makes one (test support's in-process variant needs vitest)
+  const created = spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "keys", "create"], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    encoding: "utf8"
+  })
+  const key = /api key: (\S+)/.exec(created.stdout)?.[1]
+  if (key === undefined) throw new Error(`keys create failed: ${created.stderr}`)
+  const service = await startService({
+    RATE_LIMIT_PER_MINUTE: "0",
+    LOG_LEVEL: "warn",
+    ECFR_BASE_URL: ecfrUrl,
+    DATA_DIR: dataDir
+  })
+  try {
+    const authorization = `Bearer ${key}`
+    const restUrl = `${service.url}/api/eccn/${eccn}?format=json`
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const warm = await fetch(restUrl, { headers: { authorization } })
+      await warm.arrayBuffer()
+      if (warm.status !== 503) break
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+    return await cpuPerRequest(service.process.pid!, {
+      mcpKey: { url: `${service.url}/mcp`, options: { method: "POST", headers: { ...headers, authorization }, body } },
+      restKey: { url: restUrl, options: { headers: { authorization } } }
+    })
+  } finally {
+    await service.stop()
+    rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
