@@ -209,12 +209,19 @@ describe("remote rendering backend over @effect/rpc", () => {
       const renders = backendCounts.renders
       const wrong = { "content-length": 10, authorization: "Bearer nope" }
       for (let attempt = 0; attempt < 3; attempt++) expect(await declareOnly(limited.url, wrong)).toBe(401)
-      const refused = await fetch(`${limited.url}/rpc`, { method: "POST", headers: { authorization: "Bearer x" }, body: "{}" })
+      const refused = await fetch(`${limited.url}/rpc`, {
+        method: "POST",
+        headers: { authorization: "Bearer x" },
+        body: "{}"
+      })
       expect(refused.status).toBe(429)
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
       expect(await declareOnly(limited.url, { "content-length": 10 })).toBe(429)
       // an instance with the wrong secret behind that address hears why
-      const instanceRefused = await renderRemote({ url: limited.url, secret: Option.some(Redacted.make("y".repeat(40))) })
+      const instanceRefused = await renderRemote({
+        url: limited.url,
+        secret: Option.some(Redacted.make("y".repeat(40)))
+      })
       expect(Either.isLeft(instanceRefused) && instanceRefused.left.detail).toContain("repeated wrong credentials")
       expect(backendCounts.renders).toBe(renders)
       const rendered = await renderRemote({ url: limited.url, secret: Option.some(Redacted.make(secret)) })

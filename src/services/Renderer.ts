@@ -74,7 +74,9 @@ const describeClientError = (error: RpcClientError.RpcClientError): string => {
     : undefined
   if (status === 401) return "it refused this instance's credential (check RENDER_BACKEND_SECRET)"
   if (status === 413) return "the request exceeded its size limit"
-  if (status === 429) return "it is refusing this address after repeated wrong credentials (check RENDER_BACKEND_SECRET)"
+  if (status === 429) {
+    return "it is refusing this address after repeated wrong credentials (check RENDER_BACKEND_SECRET)"
+  }
   return status === undefined ? "it did not answer" : `it answered HTTP ${status}`
 }
 

@@ -17,7 +17,8 @@ for (const engine of engines) {
           for (const [k, n] of [["a", 1], ["b", null], ["c", 3]] as const) {
             yield* sql`INSERT INTO prepared_rows (k, n, body) VALUES (${k}, ${n}, ${JSON.stringify({ k })})`
           }
-          const read = (k: string) => sql<{ n: number | null; body: { k: string } }>`
+          const read = (k: string) =>
+            sql<{ n: number | null; body: { k: string } }>`
             SELECT n, body FROM prepared_rows WHERE k = ${k}`
           expect(yield* read("a")).toEqual([{ n: 1, body: { k: "a" } }])
           expect(yield* read("b")).toEqual([{ n: null, body: { k: "b" } }])

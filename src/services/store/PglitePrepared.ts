@@ -1,4 +1,4 @@
-import { type PGlite, parse, protocol, type Results } from "@electric-sql/pglite"
+import { parse, type PGlite, protocol, type Results } from "@electric-sql/pglite"
 
 type BackendMessage = Parameters<typeof parse.parseResults>[0][number]
 
