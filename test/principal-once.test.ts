@@ -96,6 +96,6 @@ describe("the principal is resolved once per request", () => {
           .toEqual({ status: 200, resolutions: 1 })
         expect(yield* resolvedFor("/api/regulatory-status", withBearer(bearers.apiKey)))
           .toEqual({ status: 401, resolutions: 1 })
-      }))
+      }), 120_000)
   })
 })
