@@ -1,11 +1,13 @@
-import { mkdtempSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ecfrRoutes } from "../test/support/EcfrFake.ts"
 import { fixtureParts, writeSavedResponses } from "../test/support/EcfrFixtures.ts"
 import { startFakeUpstream } from "../test/support/FakeUpstream.ts"
+import { cpuDuring } from "./lib/cpu.ts"
 import { generatedCcl } from "./lib/generated-ccl.ts"
-import { compare } from "./lib/load.ts"
+import { compare, load, type LoadOptions } from "./lib/load.ts"
 import { startService } from "./lib/processes.ts"
 
 /**
@@ -73,6 +75,11 @@ export const run = async () => {
       { url: restUrl, options: { headers: { authorization } } }
     )
     const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000
+    const cpu = await cpuPerRequest(service.process.pid!, {
+      mcpKey: { url: `${service.url}/mcp`, options: { method: "POST", headers: mcpHeaders, body } },
+      restKey: { url: restUrl, options: { headers: { authorization } } }
+    })
+    const deployed = await asDeployed(ecfr.url, body, mcpHeaders)
     return {
       description: `tools/call get_eccn ${eccn} (2026-07-28, API key) vs GET /api/eccn/${eccn}?format=json ` +
         "(same key, no response cache) on one server, 32 connections, alternating rounds",
@@ -82,10 +89,81 @@ export const run = async () => {
       rest: result.baseline,
       throughputRatio: result.throughputRatio,
       p50Ratio: ratio(result.candidate.p50Ms, result.baseline.p50Ms),
-      p99Ratio: ratio(result.candidate.p99Ms, result.baseline.p99Ms)
+      p99Ratio: ratio(result.candidate.p99Ms, result.baseline.p99Ms),
+      serverCpuUsPerRequest: cpu,
+      serverCpuRatio: ratio(cpu.mcpKey, cpu.restKey),
+      asDeployed: { ...deployed, serverCpuRatio: ratio(deployed.mcpKey, deployed.restKey) }
     }
   } finally {
     await service.stop()
     await ecfr.close()
   }
+}
+
+/**
+ * The same pair on `npm start`'s own entry, with a key made by `ecds keys create` and checked
+ * against the key store on every request, as deployed (both surfaces pay that lookup).
+ */
+const asDeployed = async (ecfrUrl: string, body: string, headers: Record<string, string>) => {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-mcp-deployed-"))
+  // the keys CLI, as an operator makes one (test support's in-process variant needs vitest)
+  const created = spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "keys", "create"], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    encoding: "utf8"
+  })
+  const key = /api key: (\S+)/.exec(created.stdout)?.[1]
+  if (key === undefined) throw new Error(`keys create failed: ${created.stderr}`)
+  const service = await startService({
+    RATE_LIMIT_PER_MINUTE: "0",
+    LOG_LEVEL: "warn",
+    ECFR_BASE_URL: ecfrUrl,
+    DATA_DIR: dataDir
+  })
+  try {
+    const authorization = `Bearer ${key}`
+    const restUrl = `${service.url}/api/eccn/${eccn}?format=json`
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const warm = await fetch(restUrl, { headers: { authorization } })
+      await warm.arrayBuffer()
+      if (warm.status !== 503) break
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+    return await cpuPerRequest(service.process.pid!, {
+      mcpKey: { url: `${service.url}/mcp`, options: { method: "POST", headers: { ...headers, authorization }, body } },
+      restKey: { url: restUrl, options: { headers: { authorization } } }
+    })
+  } finally {
+    await service.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The server's own CPU per request (user + system, from `/proc`), which the machine's load does not
+ * distort the way it distorts wall-clock percentiles: each variant in turn for `rounds` rounds of a
+ * few seconds, the median of its microseconds per answered request.
+ */
+const cpuPerRequest = async <K extends string>(
+  pid: number,
+  variants: Record<K, { readonly url: string; readonly options?: LoadOptions }>,
+  rounds = 3
+): Promise<Record<K, number>> => {
+  for (const [name, target] of Object.entries(variants) as Array<[K, { url: string; options?: LoadOptions }]>) {
+    const response = await fetch(target.url, target.options)
+    const text = await response.text()
+    if (!response.ok) throw new Error(`${name}: ${response.status} ${text.slice(0, 300)}`)
+  }
+  const samples = new Map<K, Array<number>>()
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, target] of Object.entries(variants) as Array<[K, { url: string; options?: LoadOptions }]>) {
+      const { cpuMs, result } = await cpuDuring(
+        pid,
+        () => load(target.url, { ...target.options, connections: 8, durationSeconds: 4 })
+      )
+      if (result.errors + result.non2xx > 0) throw new Error(`${name}: ${result.errors + result.non2xx} failures`)
+      samples.set(name, [...(samples.get(name) ?? []), Math.round((cpuMs * 1000) / result.requests)])
+    }
+  }
+  const median = (values: Array<number>) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  return Object.fromEntries([...samples].map(([name, values]) => [name, median(values)])) as Record<K, number>
 }

@@ -1,12 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { Principal } from "../src/domain/Principal.ts"
-import { AppRoutes } from "../src/http/App.ts"
-import { DocumentsAuthByEntitlement } from "../src/http/documents/Payers.ts"
-import { PublicServices } from "../src/layers/Public.ts"
-import * as AccessPolicy from "../src/services/AccessPolicy.ts"
+import * as TestApp from "../src/layers/Test.ts"
 import { Auth, layerFixed } from "../src/services/Auth.ts"
-import * as DocumentPayers from "../src/services/DocumentPayers.ts"
 import { Entitlement } from "../src/services/ServiceJwt.ts"
 import { modernMeta } from "./support/mcp/McpTestApp.ts"
 import { bearers, principals } from "./support/Principals.ts"
@@ -31,14 +27,10 @@ const countingAuth = Layer.effect(
   }))
 ).pipe(Layer.provide(layerFixed(table)))
 
-const publicApp = AppRoutes.pipe(Layer.provide(countingAuth), Layer.provide(PublicServices))
+const publicApp = TestApp.publicAppWith(countingAuth)
 
-/** The enclave's access policy and document payers over the same services. */
-const enclaveApp = AppRoutes.pipe(
-  Layer.provide(Layer.mergeAll(countingAuth, AccessPolicy.layerServiceJwt, DocumentsAuthByEntitlement)),
-  Layer.provide(DocumentPayers.layerEnclave),
-  Layer.provide(PublicServices)
-)
+/** The enclave deployment's own services (access policy, document payers), with the counting Auth. */
+const enclaveApp = TestApp.enclaveAppWith(countingAuth)
 
 const toolsList = (bearer: string): RequestInit => ({
   method: "POST",
@@ -85,7 +77,18 @@ describe("the principal is resolved once per request", () => {
       }), 120_000)
   })
 
-  it.layer(WebApp.layer(enclaveApp))("enclave access policy", (it) => {
+  // the enclave's own JWT resolver is built (its key set URL is never fetched: the fixed table answers)
+  const enclaveConfig = {
+    deployment: "enclave" as const,
+    serviceJwt: {
+      issuer: Option.some("https://issuer.enclave.example"),
+      audience: "urn:svc:enclave",
+      jwksUrl: Option.some("http://127.0.0.1:9/jwks.json"),
+      publicKeys: Option.none(),
+      algorithms: ["RS256"]
+    }
+  }
+  it.layer(WebApp.layer(enclaveApp, enclaveConfig))("enclave access policy", (it) => {
     it.effect("the policy and the route read the same principal", () =>
       Effect.gen(function*() {
         expect(yield* resolvedFor("/mcp", toolsList(service))).toEqual({ status: 200, resolutions: 1 })
@@ -93,6 +96,6 @@ describe("the principal is resolved once per request", () => {
           .toEqual({ status: 200, resolutions: 1 })
         expect(yield* resolvedFor("/api/regulatory-status", withBearer(bearers.apiKey)))
           .toEqual({ status: 401, resolutions: 1 })
-      }))
+      }), 120_000)
   })
 })

@@ -1,7 +1,7 @@
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { RpcClient, RpcSerialization } from "@effect/rpc"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Exit, Layer, Option, Redacted, Scope, Stream } from "effect"
+import { ConfigProvider, Effect, Either, Exit, Fiber, Layer, Option, Redacted, Scope, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
@@ -201,6 +201,58 @@ describe("remote rendering backend over @effect/rpc", () => {
     expect(head?._tag === "RenderedHead" && head.bytes).toBe(
       whole.reduce((sum, part) => sum + (part._tag === "RenderedBytes" ? part.data.length : 0), 0)
     )
+  })
+
+  it("answers 429 with Retry-After past its budget of wrong credentials per address; the right secret still renders", async () => {
+    const limited = await startBackend({ maxUnauthenticatedPerMinute: 3 })
+    try {
+      const renders = backendCounts.renders
+      const wrong = { "content-length": 10, authorization: "Bearer nope" }
+      for (let attempt = 0; attempt < 3; attempt++) expect(await declareOnly(limited.url, wrong)).toBe(401)
+      const refused = await fetch(`${limited.url}/rpc`, {
+        method: "POST",
+        headers: { authorization: "Bearer x" },
+        body: "{}"
+      })
+      expect(refused.status).toBe(429)
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect(await declareOnly(limited.url, { "content-length": 10 })).toBe(429)
+      // an instance with the wrong secret behind that address hears why
+      const instanceRefused = await renderRemote({
+        url: limited.url,
+        secret: Option.some(Redacted.make("y".repeat(40)))
+      })
+      expect(Either.isLeft(instanceRefused) && instanceRefused.left.detail).toContain("repeated wrong credentials")
+      expect(backendCounts.renders).toBe(renders)
+      const rendered = await renderRemote({ url: limited.url, secret: Option.some(Redacted.make(secret)) })
+      expect(Either.isRight(rendered)).toBe(true)
+    } finally {
+      await limited.close()
+    }
+  })
+
+  it("refuses a render beyond the running and queued ones as busy at once, and admits again when they end", async () => {
+    const bounded = await startBackend({ maxQueued: 1 })
+    const options = { url: bounded.url, secret: Option.some(Redacted.make(secret)) }
+    const renderIn = (facility: string) =>
+      Effect.flatMap(
+        Renderer.Renderer,
+        (renderer) => renderer.render({ slug: "tcp", draft: true, payload: { values: tcp(facility), warnings: [] } })
+      ).pipe(Effect.provide(Renderer.layerRemote(options)), Effect.provide(FetchHttpClient.layer))
+    try {
+      const stalled = backendCounts.stalled
+      // two running plus one queued fill the admission (this test renderer stalls them all)
+      const held = [0, 1, 2].map(() => Effect.runFork(renderIn("stall")))
+      await until(() => backendCounts.stalled === stalled + 3)
+      expect(backendCounts.stalled).toBe(stalled + 3)
+      const busy = await renderRemote(options)
+      expect(Either.isLeft(busy) && busy.left.detail).toContain("busy")
+      await Promise.all(held.map((fiber) => Effect.runPromise(Fiber.interrupt(fiber))))
+      await until(async () => Either.isRight(await renderRemote(options)))
+      expect(Either.isRight(await renderRemote(options))).toBe(true)
+    } finally {
+      await bounded.close()
+    }
   })
 
   it("refuses to start unauthenticated off loopback; an instance pointed elsewhere needs the secret", async () => {

@@ -17,6 +17,15 @@ export const MaxRenderRequestBytes = 2 * MaxPayloadBytes
 /** Largest PDF a backend sends and an instance accepts; documents are a few hundred KB. */
 export const MaxRenderedPdfBytes = 32 * 1024 * 1024
 
+/**
+ * Renders a backend admits beyond the ones running (its renderer runs two at a time): a further
+ * request is refused at once with `busy` instead of waiting without bound.
+ */
+export const MaxQueuedRenders = 16
+
+/** Requests without the right credential a backend answers per client address per minute before 429. */
+export const MaxUnauthenticatedPerMinute = 10
+
 /** PDF bytes are streamed in parts of this size. */
 export const RenderChunkBytes = 16 * 1024
 
@@ -53,11 +62,12 @@ export type RenderedPart = typeof RenderedPart.Type
 
 /**
  * Why a backend did not render: the caller's credential was missing or wrong, the request or the
- * PDF exceeded its cap, or the backend's own renderer failed. The HTTP gate answers the first two
+ * PDF exceeded its cap, the backend's own renderer failed, or it was `busy` (its running and queued
+ * renders at their bound; nothing was rendered, retry shortly). The HTTP gate answers the first two
  * before reading the body; the instance maps every reason to 502 `render-backend-unavailable`.
  */
 export class RenderBackendRefused extends Schema.TaggedError<RenderBackendRefused>()("RenderBackendRefused", {
-  reason: Schema.Literal("unauthenticated", "request-too-large", "document-too-large", "render-failed")
+  reason: Schema.Literal("unauthenticated", "request-too-large", "document-too-large", "render-failed", "busy")
 }) {}
 
 export class RenderRpcs extends RpcGroup.make(

@@ -74,6 +74,9 @@ const describeClientError = (error: RpcClientError.RpcClientError): string => {
     : undefined
   if (status === 401) return "it refused this instance's credential (check RENDER_BACKEND_SECRET)"
   if (status === 413) return "the request exceeded its size limit"
+  if (status === 429) {
+    return "it is refusing this address after repeated wrong credentials (check RENDER_BACKEND_SECRET)"
+  }
   return status === undefined ? "it did not answer" : `it answered HTTP ${status}`
 }
 
@@ -82,7 +85,8 @@ const describeRefusal = (error: RenderBackendRefused): string =>
     unauthenticated: "it refused this instance's credential (check RENDER_BACKEND_SECRET)",
     "request-too-large": "the request exceeded its size limit",
     "document-too-large": "the PDF exceeded the size limit",
-    "render-failed": "its renderer failed"
+    "render-failed": "its renderer failed",
+    busy: "it is busy (its render queue is full); retry shortly"
   })[error.reason]
 
 /** Collects the streamed PDF, holding the backend to the size it announced and to `maxPdfBytes`. */

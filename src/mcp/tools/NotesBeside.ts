@@ -21,12 +21,10 @@ export const withNotesBeside = <A, E, R>(
     const workspace = workspaceOf(yield* Tool.Caller)
     if (Option.isNone(workspace)) return value
     const notes = yield* Notes
-    const found = yield* Effect.either(
-      Effect.forEach(targets(value), (target) => notes.beside(workspace.value, target), { concurrency: 2 })
-    )
+    const found = yield* Effect.either(notes.beside(workspace.value, targets(value)))
     if (found._tag === "Left") {
       return new Tool.Annotated(value, { [`${NotesMetaKey}_error`]: found.left.message })
     }
-    const all = found.right.flat()
+    const all = found.right
     return all.length === 0 ? value : new Tool.Annotated(value, { [NotesMetaKey]: encodeNotes(all) })
   })

@@ -3,9 +3,10 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import { PGlite, type Results, types } from "@electric-sql/pglite"
-import { Effect, Layer, type Scope, Stream } from "effect"
+import { Effect, Layer, Scope, Stream } from "effect"
 import { Buffer } from "node:buffer"
 import { lockDirectory } from "./DirectoryLock.ts"
+import { changesSchema, makePrepared } from "./PglitePrepared.ts"
 import { sqlNames } from "./SqlNames.ts"
 
 export interface PgliteOptions {
@@ -62,21 +63,32 @@ export const make = (
       Effect.tryPromise({ try: query, catch: failure("Failed to execute statement") })
 
     const rowsOf = (results: Results<unknown>) => results.rows as ReadonlyArray<any>
+    // statements with parameters run prepared (see PglitePrepared); a script without runs as text
+    const prepared = makePrepared(db)
+    const query = (sql: string, params: ReadonlyArray<unknown>, rowMode?: "array") => {
+      if (changesSchema(sql)) prepared.forget()
+      return params.length === 0
+        ? db.query(sql, [], rowMode === undefined ? undefined : { rowMode })
+        : prepared.query(sql, params, rowMode)
+    }
     const connection: Connection = {
       execute: (sql, params, transformRows) =>
-        run(() => db.query(sql, params as Array<unknown>)).pipe(
+        run(() => query(sql, params)).pipe(
           Effect.map((results) => transformRows ? transformRows(rowsOf(results)) : rowsOf(results))
         ),
-      executeRaw: (sql, params) => run(() => db.query(sql, params as Array<unknown>)),
+      executeRaw: (sql, params) => run(() => query(sql, params)),
       executeValues: (sql, params) =>
-        run(() => db.query(sql, params as Array<unknown>, { rowMode: "array" })).pipe(
+        run(() => query(sql, params, "array")).pipe(
           Effect.map((results) => results.rows as ReadonlyArray<ReadonlyArray<unknown>>)
         ),
       // without parameters a script may hold several statements (migrations, BEGIN/COMMIT)
       executeUnprepared: (sql, params, transformRows) =>
         params.length > 0
           ? connection.execute(sql, params, transformRows)
-          : run(() => db.exec(sql)).pipe(Effect.map((all) => {
+          : run(() => {
+            if (changesSchema(sql)) prepared.forget()
+            return db.exec(sql)
+          }).pipe(Effect.map((all) => {
             const rows = all.length === 0 ? [] : rowsOf(all[all.length - 1]!)
             return transformRows ? transformRows(rows) : rows
           })),
@@ -84,7 +96,14 @@ export const make = (
       executeStream: (sql, params, transformRows) =>
         Stream.fromIterableEffect(connection.execute(sql, params, transformRows))
     }
-    const acquirer = Effect.as(Effect.acquireRelease(permit.take(1), () => permit.release(1)), connection)
+    // the release is a plain scope finalizer: `acquireRelease` would diff and patch the caller's
+    // FiberRefs around it, which for a statement inside an HTTP request costs more than the statement
+    const acquirer = Effect.uninterruptibleMask((restore) =>
+      Effect.zipRight(
+        restore(permit.take(1)),
+        Effect.as(Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, permit.release(1))), connection)
+      )
+    )
 
     return yield* SqlClient.make({
       acquirer,

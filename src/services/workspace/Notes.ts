@@ -29,8 +29,14 @@ export interface NotesShape {
     params: NoteListParams
   ) => Effect.Effect<NotePage, InvalidCursor | StoreUnavailable>
   readonly remove: (workspace: string, id: string) => Effect.Effect<void, RecordNotFound | StoreUnavailable>
-  /** The newest notes pinned to one target, for the answers that show them beside the official text. */
-  readonly beside: (workspace: string, target: NoteTarget) => Effect.Effect<ReadonlyArray<Note>, StoreUnavailable>
+  /**
+   * The newest notes pinned to each target (at most `MaxNotesBeside` each), in the order of the
+   * targets, for the answers that show them beside the official text: one statement for all targets.
+   */
+  readonly beside: (
+    workspace: string,
+    targets: ReadonlyArray<NoteTarget>
+  ) => Effect.Effect<ReadonlyArray<Note>, StoreUnavailable>
 }
 
 export class Notes extends Context.Tag("app/workspace/Notes")<Notes, NotesShape>() {}
@@ -88,12 +94,19 @@ export const make = Effect.gen(function*() {
           : Effect.void
     )
 
-  const beside = (workspace: string, target: NoteTarget) => {
-    const { key, kind } = targetKey(target)
-    return Effect.map(
-      storeFailure(sql<{ record: unknown }>`SELECT record FROM workspace_notes
+  // one round trip whatever the number of targets (an answer names one or two): on the embedded
+  // engine each statement costs far more than the index lookups it runs
+  const beside = (workspace: string, targets: ReadonlyArray<NoteTarget>) => {
+    if (targets.length === 0) return Effect.succeed([])
+    const newest = targets.map((target, index) => {
+      const { key, kind } = targetKey(target)
+      return sql`(SELECT ${sql.literal(String(index))} AS target, created_at, id, record FROM workspace_notes
         WHERE workspace = ${workspace} AND kind = ${kind} AND key = ${key}
-        ORDER BY created_at DESC, id DESC LIMIT ${MaxNotesBeside}`),
+        ORDER BY created_at DESC, id DESC LIMIT ${MaxNotesBeside})`
+    })
+    return Effect.map(
+      storeFailure(sql<{ record: unknown }>`SELECT record FROM (${sql.join(" UNION ALL ", false)(newest)}) AS beside
+        ORDER BY target, created_at DESC, id DESC`),
       (rows) => rows.map((row) => decode(row.record))
     )
   }
