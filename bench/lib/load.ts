@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process"
+import { createRequire } from "node:module"
 import { pinned } from "./processes.ts"
 
 export interface LoadResult {
@@ -17,11 +18,27 @@ export interface LoadOptions {
   readonly body?: string
 }
 
+/** How to install the load generator, which the HTTP benchmarks need and the project does not. */
+export const autocannonInstall = "npm install --no-save autocannon@8"
+
+/**
+ * autocannon is not a dependency of the project (with its own dependencies it weighs about 5 MB
+ * that every install would carry for the benchmarks alone): it is looked up when a benchmark
+ * module loads, so a missing install stops the run before any server starts, saying what to do.
+ */
+const autocannonCli = ((): string => {
+  try {
+    return createRequire(import.meta.url).resolve("autocannon/autocannon.js")
+  } catch {
+    throw new Error(`this benchmark drives autocannon, which is not installed: ${autocannonInstall}`)
+  }
+})()
+
 /** Runs autocannon (its CLI, pinned to CPU 1) against one URL and returns its summary. */
 export const load = (url: string, options: LoadOptions = {}): Promise<LoadResult> =>
   new Promise((resolve, reject) => {
     const args = [
-      "node_modules/autocannon/autocannon.js",
+      autocannonCli,
       "-j",
       "-c",
       String(options.connections ?? 32),
