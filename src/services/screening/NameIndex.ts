@@ -5,6 +5,7 @@ import { csr, postings, postingWeights } from "./Csr.ts"
 import * as DeletionIndex from "./DeletionIndex.ts"
 import { formMatchKind, MatchKind } from "./MatchKind.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
+import { readingOrders, surnameCountOf } from "./ReadingOrder.ts"
 import { isPinyin, wadeGilesKeys } from "./Sinitic.ts"
 import {
   consonantSkeleton,
@@ -115,24 +116,6 @@ const initialWeight = 0.25
  */
 export const rarityWeight = (namesWithToken: number, names: number): number =>
   Math.max(minNameWeight, Math.min(1, Math.log((names + 1) / namesWithToken) / Math.log(names + 1)))
-
-/**
- * Given-names-first order of an OFAC-style "SURNAME, Given Names" string, as token positions: joins
- * are also taken in that order, since that is how people write the name.
- */
-const surnameCountOf = (listed: string, count: number): number => {
-  const comma = listed.indexOf(",")
-  if (comma <= 0 || count < 2) return 0
-  const surnameCount = normalize(listed.slice(0, comma)).tokens.length
-  return surnameCount >= count ? 0 : surnameCount
-}
-
-const readingOrders = (listed: string, count: number): Array<Array<number>> => {
-  const positions = Array.from({ length: count }, (_, i) => i)
-  const surnameCount = surnameCountOf(listed, count)
-  if (surnameCount === 0) return [positions]
-  return [positions, [...positions.slice(surnameCount), ...positions.slice(0, surnameCount)]]
-}
 
 /**
  * A match through an organization's initials ("PLA" for "People's Liberation Army") is worth this
