@@ -139,21 +139,30 @@ export const make = (index: NameIndex): Matcher => {
    */
   const rank = (names: ReadonlyArray<number>, scores: ReadonlyArray<number>): Array<Hit> => {
     const best = new Map<number, Hit>()
-    const byListed = new Map<number, Map<string, number>>()
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!
       const score = scores[i]!
       if (score <= 0) continue
       const entry = index.nameEntry[name]!
       const alias = index.nameAlias[name]!
-      const listed = index.entries[entry]!.names[alias]!.listed
-      const scored = byListed.get(entry) ?? new Map<string, number>()
-      scored.set(listed, Math.max(scored.get(listed) ?? 0, score))
-      byListed.set(entry, scored)
       const current = best.get(entry)
       if (current === undefined || score > current.score || (score === current.score && alias < current.alias)) {
         best.set(entry, { entry, alias, name, score })
       }
+    }
+    const hits = [...best.values()].sort((a, b) => b.score - a.score || a.entry - b.entry)
+    let tied = false
+    for (let i = 1; i < hits.length && !tied; i++) tied = hits[i]!.score === hits[i - 1]!.score
+    if (!tied) return hits
+    // Only ties need the support of each entry's other names (most answers have none).
+    const byListed = new Map<number, Map<string, number>>()
+    for (let i = 0; i < names.length; i++) {
+      if (scores[i]! <= 0) continue
+      const entry = index.nameEntry[names[i]!]!
+      const listed = index.entries[entry]!.names[index.nameAlias[names[i]!]!]!.listed
+      const scored = byListed.get(entry) ?? new Map<string, number>()
+      scored.set(listed, Math.max(scored.get(listed) ?? 0, scores[i]!))
+      byListed.set(entry, scored)
     }
     const support = new Map<number, number>()
     for (const [entry, scored] of byListed) {
@@ -161,9 +170,7 @@ export const make = (index: NameIndex): Matcher => {
       for (const score of scored.values()) sum += score
       support.set(entry, sum)
     }
-    return [...best.values()].sort((a, b) =>
-      b.score - a.score || support.get(b.entry)! - support.get(a.entry)! || a.entry - b.entry
-    )
+    return hits.sort((a, b) => b.score - a.score || support.get(b.entry)! - support.get(a.entry)! || a.entry - b.entry)
   }
 
   const search = (text: string, options: SearchOptions): ReadonlyArray<Hit> | undefined => {
