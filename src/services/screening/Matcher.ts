@@ -76,6 +76,8 @@ export const make = (index: NameIndex): Matcher => {
   const accumulated = new Float32Array(n)
   const lastSlot = new Int32Array(n)
   const lastValue = new Float32Array(n)
+  const accumulatedCover = new Float32Array(n)
+  const lastCover = new Float32Array(n)
   const seenIn = new Int32Array(n)
   const excluded = new Uint8Array(n)
   const touched = new Int32Array(n)
@@ -83,11 +85,17 @@ export const make = (index: NameIndex): Matcher => {
   let epoch = 0
   let touchedCount = 0
 
-  const bump = (name: number, slot: number, value: number, allow: SearchOptions["allow"]) => {
+  /**
+   * Records that `slot` found `name`: `value` is the query-side evidence, `covered` the weight of
+   * the name's words it stands for (an acronym covers several). A slot counts once per name, with
+   * its best match.
+   */
+  const bump = (name: number, slot: number, value: number, covered: number, allow: SearchOptions["allow"]) => {
     if (seenIn[name] !== epoch) {
       seenIn[name] = epoch
       excluded[name] = allow === undefined || allow(index.nameEntry[name]!) ? 0 : 1
       accumulated[name] = 0
+      accumulatedCover[name] = 0
       lastSlot[name] = -1
       touched[touchedCount++] = name
     }
@@ -95,10 +103,14 @@ export const make = (index: NameIndex): Matcher => {
     if (lastSlot[name] !== slot) {
       lastSlot[name] = slot
       lastValue[name] = value
+      lastCover[name] = covered
       accumulated[name] = accumulated[name]! + value
+      accumulatedCover[name] = accumulatedCover[name]! + covered
     } else if (value > lastValue[name]!) {
       accumulated[name] = accumulated[name]! + value - lastValue[name]!
+      accumulatedCover[name] = accumulatedCover[name]! + covered - lastCover[name]!
       lastValue[name] = value
+      lastCover[name] = covered
     }
   }
 
@@ -108,13 +120,23 @@ export const make = (index: NameIndex): Matcher => {
       const value = similarity * index.tokenWeight[id]!
       if (id < index.singleTokenCount) {
         const end = index.tokenPostingStart[id + 1]!
-        for (let k = index.tokenPostingStart[id]!; k < end; k++) bump(index.tokenPostings[k]!, slot, value, allow)
+        for (let k = index.tokenPostingStart[id]!; k < end; k++) {
+          bump(index.tokenPostings[k]!, slot, value, value, allow)
+        }
       }
       const end = index.alternatePostingStart[id + 1]!
-      for (let k = index.alternatePostingStart[id]!; k < end; k++) bump(index.alternatePostings[k]!, slot, value, allow)
+      for (let k = index.alternatePostingStart[id]!; k < end; k++) {
+        bump(index.alternatePostings[k]!, slot, value, similarity * index.alternatePostingWeight[k]!, allow)
+      }
     }
   }
 
+  /**
+   * Entries by their best name's score. Equal scores go to the entry more of whose listed names
+   * match the query (the sum of each listed string's best score: an acronym that is also another
+   * listed alias of the same party is more evidence than a lone alias; the parts of one packed
+   * "X a.k.a. Y" string count once), then to list order.
+   */
   const rank = (names: ReadonlyArray<number>, scores: ReadonlyArray<number>): Array<Hit> => {
     const best = new Map<number, Hit>()
     for (let i = 0; i < names.length; i++) {
@@ -128,7 +150,27 @@ export const make = (index: NameIndex): Matcher => {
         best.set(entry, { entry, alias, name, score })
       }
     }
-    return [...best.values()].sort(byScoreThenEntry)
+    const hits = [...best.values()].sort((a, b) => b.score - a.score || a.entry - b.entry)
+    let tied = false
+    for (let i = 1; i < hits.length && !tied; i++) tied = hits[i]!.score === hits[i - 1]!.score
+    if (!tied) return hits
+    // Only ties need the support of each entry's other names (most answers have none).
+    const byListed = new Map<number, Map<string, number>>()
+    for (let i = 0; i < names.length; i++) {
+      if (scores[i]! <= 0) continue
+      const entry = index.nameEntry[names[i]!]!
+      const listed = index.entries[entry]!.names[index.nameAlias[names[i]!]!]!.listed
+      const scored = byListed.get(entry) ?? new Map<string, number>()
+      scored.set(listed, Math.max(scored.get(listed) ?? 0, scores[i]!))
+      byListed.set(entry, scored)
+    }
+    const support = new Map<number, number>()
+    for (const [entry, scored] of byListed) {
+      let sum = 0
+      for (const score of scored.values()) sum += score
+      support.set(entry, sum)
+    }
+    return hits.sort((a, b) => b.score - a.score || support.get(b.entry)! - support.get(a.entry)! || a.entry - b.entry)
   }
 
   const search = (text: string, options: SearchOptions): ReadonlyArray<Hit> | undefined => {
@@ -160,7 +202,7 @@ export const make = (index: NameIndex): Matcher => {
       const name = touched[t]!
       if (excluded[name] === 1) continue
       const found = accumulated[name]!
-      const left = Math.max(0, index.nameWeight[name]! - found)
+      const left = Math.max(0, index.nameWeight[name]! - accumulatedCover[name]!)
       shortlist.offer(name, found / (query.totalWeight + unmatchedNameCost * left))
     }
     const names = shortlist.names()
@@ -197,8 +239,6 @@ const coversName = (classes: ReadonlyArray<TokenClass>, mask: number) => {
   for (let i = 0; i < classes.length; i++) if ((mask & (1 << i)) !== 0 && classes[i] === TokenClass.name) return true
   return false
 }
-
-const byScoreThenEntry = (a: Hit, b: Hit) => b.score - a.score || a.entry - b.entry
 
 /** The `capacity` best-estimated names seen (a min-heap on the estimate). */
 class Shortlist {

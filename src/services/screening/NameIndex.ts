@@ -1,8 +1,11 @@
 import { runNow, stepEvery, type Steps } from "../Cooperative.ts"
+import { acronymsOf } from "./Acronyms.ts"
 import type { SearchableName } from "./Aliases.ts"
+import { csr, postings, postingWeights } from "./Csr.ts"
 import * as DeletionIndex from "./DeletionIndex.ts"
 import { formMatchKind, MatchKind } from "./MatchKind.ts"
 import { maxMaskedTokens, normalize, type NormalizedName, TokenClass } from "./Normalize.ts"
+import { readingOrders, surnameCountOf } from "./ReadingOrder.ts"
 import { isPinyin, wadeGilesKeys } from "./Sinitic.ts"
 import {
   consonantSkeleton,
@@ -86,6 +89,8 @@ export interface NameIndex {
   readonly tokenPostings: Int32Array
   readonly alternatePostingStart: Int32Array
   readonly alternatePostings: Int32Array
+  /** Per alternate posting, the weight of the name's words the alternate form stands for. */
+  readonly alternatePostingWeight: Float32Array
   readonly phonetic: ReadonlyMap<string, ReadonlyArray<number>>
   readonly deletions: DeletionIndex.DeletionIndex
   readonly exact: ReadonlyMap<string, ReadonlyArray<number>>
@@ -113,85 +118,11 @@ export const rarityWeight = (namesWithToken: number, names: number): number =>
   Math.max(minNameWeight, Math.min(1, Math.log((names + 1) / namesWithToken) / Math.log(names + 1)))
 
 /**
- * Given-names-first order of an OFAC-style "SURNAME, Given Names" string, as token positions: joins
- * are also taken in that order, since that is how people write the name.
+ * A match through an organization's initials ("PLA" for "People's Liberation Army") is worth this
+ * much: above the default threshold but below a spelled-out match, since many names share
+ * initials; a little less when the acronym spells a legal form or connecting word too.
  */
-const surnameCountOf = (listed: string, count: number): number => {
-  const comma = listed.indexOf(",")
-  if (comma <= 0 || count < 2) return 0
-  const surnameCount = normalize(listed.slice(0, comma)).tokens.length
-  return surnameCount >= count ? 0 : surnameCount
-}
-
-const readingOrders = (listed: string, count: number): Array<Array<number>> => {
-  const positions = Array.from({ length: count }, (_, i) => i)
-  const surnameCount = surnameCountOf(listed, count)
-  if (surnameCount === 0) return [positions]
-  return [positions, [...positions.slice(surnameCount), ...positions.slice(0, surnameCount)]]
-}
-
-/**
- * An organization's initials stand for its name ("PLA" for "People's Liberation Army"): a match
- * through them is worth this much, above the default threshold but below a spelled-out match, since
- * many names share initials.
- */
-const acronymStrength = 0.9
-const minAcronymWords = 3
-const maxAcronymWords = 8
-
-/** The initials of a name's identifying words (not legal forms, titles or fillers), with their positions. */
-const acronymOf = (name: NormalizedName): { text: string; mask: number } | undefined => {
-  let text = ""
-  let mask = 0
-  for (let i = 0; i < name.tokens.length && i < maxMaskedTokens; i++) {
-    // Single letters are conjunctions ("y", "i", "e") or initials, which acronyms skip.
-    if (name.classes[i] !== TokenClass.name || hasDigit(name.tokens[i]!) || name.tokens[i]!.length === 1) continue
-    text += name.tokens[i]![0]
-    mask |= 1 << i
-  }
-  return text.length >= minAcronymWords && text.length <= maxAcronymWords ? { text, mask } : undefined
-}
-
-const csr = (lists: ReadonlyArray<ReadonlyArray<number>>) => {
-  const start = new Int32Array(lists.length + 1)
-  let total = 0
-  lists.forEach((list, i) => {
-    start[i] = total
-    total += list.length
-  })
-  start[lists.length] = total
-  const values = new Int32Array(total)
-  lists.forEach((list, i) => values.set(list, start[i]!))
-  return { start, values }
-}
-
-/**
- * Inverted lists in CSR form: for each id below `ids`, the names (ascending, each once) whose list
- * contains it. Built by counting, without an array per id.
- */
-const postings = (listsByName: ReadonlyArray<ReadonlyArray<number>>, ids: number) => {
-  const start = new Int32Array(ids + 1)
-  const lastName = new Int32Array(ids).fill(-1)
-  listsByName.forEach((list, name) => {
-    for (const id of list) {
-      if (lastName[id] === name) continue
-      lastName[id] = name
-      start[id + 1]!++
-    }
-  })
-  for (let id = 0; id < ids; id++) start[id + 1]! += start[id]!
-  const values = new Int32Array(start[ids]!)
-  const fill = start.slice(0, ids)
-  lastName.fill(-1)
-  listsByName.forEach((list, name) => {
-    for (const id of list) {
-      if (lastName[id] === name) continue
-      lastName[id] = name
-      values[fill[id]!++] = name
-    }
-  })
-  return { start, values }
-}
+const acronymStrength = { plain: 0.9, withOptional: 0.88 }
 
 interface PendingName {
   readonly entry: number
@@ -208,13 +139,13 @@ interface PendingName {
 function* keyIndexSteps(
   tokens: ReadonlyArray<string>,
   count: number,
-  take: (token: string) => boolean,
+  take: (token: string, id: number) => boolean,
   keysOf: (token: string) => Iterable<string>
 ): Steps<Map<string, Array<number>>> {
   const index = new Map<string, Array<number>>()
   for (let id = 0; id < count; id++) {
     if (id % stepEvery === 0) yield
-    if (!take(tokens[id]!)) continue
+    if (!take(tokens[id]!, id)) continue
     for (const key of keysOf(tokens[id]!)) {
       if (key === "") continue
       const list = index.get(key)
@@ -254,6 +185,8 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
   const singleTokenCount = tokens.length
 
   const alternates: Array<Array<number>> = []
+  /** Per dictionary id: 1 when it occurs only as an acronym (never as a word, join or form). */
+  const initialsOnly: Array<number> = []
   const alternateMasks: Array<Array<number>> = []
   const alternateStrengths: Array<Array<number>> = []
   const alternateKinds: Array<Array<number>> = []
@@ -263,8 +196,9 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     const masks: Array<number> = []
     const strengths: Array<number> = []
     const kinds: Array<number> = []
-    const add = (text: string, mask: number, kind: MatchKind, strength = 1) => {
+    const add = (text: string, mask: number, kind: MatchKind, strength = 1, initials = false) => {
       const id = intern(text)
+      initialsOnly[id] = id >= singleTokenCount && initials && initialsOnly[id] !== 0 ? 1 : 0
       for (let k = 0; k < ids.length; k++) if (ids[k] === id && masks[k] === mask) return
       ids.push(id)
       masks.push(mask)
@@ -282,8 +216,12 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
       }
     }
     for (const form of item.name.forms) add(form.text, form.mask, formMatchKind(form.text))
-    const acronym = item.personal ? undefined : acronymOf(item.name)
-    if (acronym !== undefined) add(acronym.text, acronym.mask, MatchKind.abbreviation, acronymStrength)
+    if (!item.personal) {
+      for (const acronym of acronymsOf(item.name)) {
+        const strength = acronym.plain ? acronymStrength.plain : acronymStrength.withOptional
+        add(acronym.text, acronym.mask, MatchKind.abbreviation, strength, true)
+      }
+    }
     alternates.push(ids)
     alternateMasks.push(masks)
     alternateStrengths.push(strengths)
@@ -332,6 +270,14 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     })
   )
   const nameWeight = Float32Array.from(nameTokenWeights, (weights) => weights.reduce((sum, w) => sum + w, 0))
+  const alternatePostingWeight = postingWeights(alternates, alternatePostingCsr.start, (name, k) => {
+    let sum = 0
+    const weights = nameTokenWeights[name]!
+    for (let j = 0; j < weights.length && j < maxMaskedTokens; j++) {
+      if ((alternateMasks[name]![k]! & (1 << j)) !== 0) sum += weights[j]!
+    }
+    return sum
+  })
 
   const tokenKeys: Array<PhoneticKeys> = []
   for (let id = 0; id < singleTokenCount; id++) {
@@ -356,8 +302,9 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     else exact.set(item.name.key, [nameIndex])
   })
 
-  const noDigit = (token: string) => !hasDigit(token)
-  const word = (token: string) => token.length >= 2 && !hasDigit(token)
+  // Initials are looked up as typed: a spelling key of "nai" would pair it with every N-vowel name.
+  const noDigit = (token: string, id: number) => !hasDigit(token) && initialsOnly[id] !== 1
+  const word = (token: string, id: number) => token.length >= 2 && noDigit(token, id)
   const skeletons = yield* keyIndexSteps(tokens, tokens.length, noDigit, (token) => [consonantSkeleton(token)])
   const transliterations = yield* keyIndexSteps(tokens, singleTokenCount, word, (token) => [transliterationKey(token)])
   const greekTransliterations = yield* keyIndexSteps(tokens, singleTokenCount, word, (token) => {
@@ -408,6 +355,7 @@ export function* buildSteps(entries: ReadonlyArray<Named>): Steps<NameIndex> {
     tokenPostings: tokenPostingCsr.values,
     alternatePostingStart: alternatePostingCsr.start,
     alternatePostings: alternatePostingCsr.values,
+    alternatePostingWeight,
     phonetic,
     deletions,
     exact
