@@ -6,6 +6,8 @@ import { escapedMetadata } from "./Archival.ts"
 import type { Fallback, FallbackFace } from "./FallbackFonts.ts"
 import { fitBlock, type FitBox, fitLine, type Fitted } from "./Fit.ts"
 import { type FontName, fonts } from "./Fonts.ts"
+import { sharedLayouts } from "./LayoutCache.ts"
+import { bufferedOutput } from "./Output.ts"
 import { Pictures } from "./Pictures.ts"
 import { drawHtmlTable } from "./Table.ts"
 import { Tags } from "./Tags.ts"
@@ -42,6 +44,8 @@ export class Writer {
   private readonly heights = new Map<string, number>()
 
   readonly tags: Tags
+  private readonly output: ReturnType<typeof bufferedOutput>
+  private readonly layouts: ReturnType<typeof sharedLayouts>
 
   constructor(info: PDFKit.DocumentInfo, readonly fallback: Fallback, options: { readonly archival: boolean }) {
     this.doc = new PDFDocument({
@@ -58,6 +62,8 @@ export class Writer {
       ...(options.archival ? { subset: "PDF/A-2b" as const } : {})
     })
     escapedMetadata(this.doc)
+    this.output = bufferedOutput(this.doc)
+    this.layouts = sharedLayouts(this.doc)
     this.tags = new Tags(this.doc)
     for (const [name, face] of Object.entries(fonts().faces)) this.doc.registerFont(name, face as any)
   }
@@ -385,10 +391,14 @@ export class Writer {
   /** The finished file. */
   finish(): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
-      const chunks: Array<Buffer> = []
-      this.doc.on("data", (chunk: Buffer) => chunks.push(chunk))
-      this.doc.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
+      // the file is collected by `output`; the stream only signals the end
+      this.doc.on("end", () => {
+        this.layouts.trim()
+        const bytes = this.output.bytes()
+        resolve(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+      })
       this.doc.on("error", reject)
+      this.doc.resume()
       this.doc.end()
     })
   }

@@ -1,0 +1,49 @@
+import type * as fontkit from "fontkit"
+
+/**
+ * pdfkit lays text out word by word and caches each word's glyph run on the font object it makes
+ * for one document, so every document laid the same words out again through fontkit (most of
+ * the cost of setting a line). The runs depend only on the fontkit face and the word (pdfkit
+ * scales them by the face's units per em and never changes them afterwards), so one cache per
+ * face serves every document. It is bounded: past `maxWords` entries a face starts a new one.
+ */
+const maxWords = 6_000
+
+interface EmbeddedFont {
+  readonly font?: fontkit.Font
+  layoutCache?: Record<string, unknown>
+}
+
+const caches = new WeakMap<fontkit.Font, { words: Record<string, unknown> }>()
+
+/** Makes the fonts `doc` opens share their word layouts with other documents using the same face. */
+export const sharedLayouts = (doc: PDFKit.PDFDocument): { readonly trim: () => void } => {
+  const hooks = doc as unknown as { _font: EmbeddedFont | null; font: (...args: Array<unknown>) => unknown }
+  const open = hooks.font.bind(doc)
+  const seen = new Set<EmbeddedFont>()
+  hooks.font = (...args) => {
+    open(...args)
+    const font = hooks._font
+    if (font !== null && !seen.has(font)) {
+      seen.add(font)
+      // a font with pdfkit's layout cache switched off, or a standard font, keeps pdfkit's own behaviour
+      if (font.font !== undefined && font.layoutCache !== undefined) {
+        let shared = caches.get(font.font)
+        if (shared === undefined) caches.set(font.font, shared = { words: Object.create(null) })
+        font.layoutCache = shared.words
+      }
+    }
+    return doc
+  }
+  return {
+    // called once a document is laid out: a face whose cache grew past the bound starts afresh
+    trim: () => {
+      for (const font of seen) {
+        const shared = font.font === undefined ? undefined : caches.get(font.font)
+        if (shared !== undefined && Object.keys(shared.words).length > maxWords) {
+          shared.words = Object.create(null)
+        }
+      }
+    }
+  }
+}
