@@ -105,13 +105,16 @@ const treeRssMb = (marker: string) =>
 const inProcess = (c: Case, payload: ValidPayload) => async () =>
   pageCount((await renderDocument(contracts[c.slug], payload, { draft: c.draft, now: new Date() })).bytes)
 
-/** The same content as HTML, pictures included (drawn the same way, so their cost counts on both sides). */
+/**
+ * The same content as HTML, pictures included: laid out by satori the same way (so that cost
+ * counts on both sides) and inlined as SVG, which Chromium draws as vectors as our PDF does.
+ */
 const htmlFor = async (c: Case, payload: ValidPayload) => {
   const content = prepareContent(contracts[c.slug], payload.values, [], await loadFallback([], () => true))
   const pictures = drawPictures(content, 492)
   return documentHtml(content, {
-    ...(pictures.card ? { card: await pictures.card.png } : {}),
-    sections: await Promise.all(pictures.sections.map((picture) => picture?.png))
+    ...(pictures.card ? { card: await pictures.card.svg } : {}),
+    sections: await Promise.all(pictures.sections.map((picture) => picture?.svg))
   }, c.draft)
 }
 
