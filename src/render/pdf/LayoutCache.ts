@@ -9,9 +9,44 @@ import type * as fontkit from "fontkit"
  */
 const maxWords = 6_000
 
+interface Run {
+  readonly glyphs: ReadonlyArray<unknown>
+  readonly positions: ReadonlyArray<unknown>
+  readonly advanceWidth: number
+}
+
 interface EmbeddedFont {
   readonly font?: fontkit.Font
   layoutCache?: Record<string, unknown>
+  layout: (text: string, features?: unknown, onlyWidth?: boolean) => unknown
+  layoutRun(text: string, features?: unknown): Run
+  layoutCached(text: string): Run
+}
+
+/**
+ * pdfkit's word-by-word layout, with the same words and results: it tested each character
+ * against a new array and copied the line's glyphs and positions once per word.
+ */
+function layoutByWords(this: EmbeddedFont, text: string, features?: unknown, onlyWidth?: boolean) {
+  if (features) return this.layoutRun(text, features)
+  const glyphs: Array<unknown> | null = onlyWidth ? null : []
+  const positions: Array<unknown> | null = onlyWidth ? null : []
+  let advanceWidth = 0
+  let last = 0
+  for (let index = 0; index <= text.length; index++) {
+    const code = text.charCodeAt(index)
+    // a word ends after a space or a tab, and at the end of the text
+    if (code === 32 || code === 9 || (index === text.length && last < index)) {
+      const run = this.layoutCached(text.slice(last, index + 1))
+      if (glyphs !== null && positions !== null) {
+        for (const glyph of run.glyphs) glyphs.push(glyph)
+        for (const position of run.positions) positions.push(position)
+      }
+      advanceWidth += run.advanceWidth
+      last = index + 1
+    }
+  }
+  return { glyphs, positions, advanceWidth }
 }
 
 const caches = new WeakMap<fontkit.Font, { words: Record<string, unknown> }>()
@@ -31,6 +66,7 @@ export const sharedLayouts = (doc: PDFKit.PDFDocument): { readonly trim: () => v
         let shared = caches.get(font.font)
         if (shared === undefined) caches.set(font.font, shared = { words: Object.create(null) })
         font.layoutCache = shared.words
+        font.layout = layoutByWords
       }
     }
     return doc

@@ -4,6 +4,7 @@ import type { Picture } from "../graphics/Graphics.ts"
 import type { Block, Run } from "../Html.ts"
 import { escapedMetadata } from "./Archival.ts"
 import type { Fallback, FallbackFace } from "./FallbackFonts.ts"
+import { skipRepeatedFills } from "./FillColor.ts"
 import { fitBlock, type FitBox, fitLine, type Fitted } from "./Fit.ts"
 import { type FontName, fonts } from "./Fonts.ts"
 import { sharedLayouts } from "./LayoutCache.ts"
@@ -64,6 +65,7 @@ export class Writer {
     escapedMetadata(this.doc)
     this.output = bufferedOutput(this.doc)
     this.layouts = sharedLayouts(this.doc)
+    skipRepeatedFills(this.doc)
     this.tags = new Tags(this.doc)
     for (const [name, face] of Object.entries(fonts().faces)) this.doc.registerFont(name, face as any)
   }
