@@ -5,7 +5,11 @@ import type * as fontkit from "fontkit"
  * for one document, so every document laid the same words out again through fontkit (most of
  * the cost of setting a line). The runs depend only on the fontkit face and the word (pdfkit
  * scales them by the face's units per em and never changes them afterwards), so one cache per
- * face serves every document. It is bounded: past `maxWords` entries a face starts a new one.
+ * face serves every document. Runs in scripts shaped as a whole (Arabic, Hebrew, Thai,
+ * Devanagari, Greek and Cyrillic in the Noto faces: pdfkit passes OpenType features, here none)
+ * were shaped through the face's GSUB/GPOS tables on every measurement and every line drawn; they
+ * are kept the same way, by face and text. Both are bounded: past `maxWords` entries a face starts
+ * afresh.
  */
 const maxWords = 6_000
 
@@ -18,6 +22,7 @@ interface Run {
 interface EmbeddedFont {
   readonly font?: fontkit.Font
   layoutCache?: Record<string, unknown>
+  shapedCache?: Record<string, Run>
   layout: (text: string, features?: unknown, onlyWidth?: boolean) => unknown
   layoutRun(text: string, features?: unknown): Run
   layoutCached(text: string): Run
@@ -28,7 +33,13 @@ interface EmbeddedFont {
  * against a new array and copied the line's glyphs and positions once per word.
  */
 function layoutByWords(this: EmbeddedFont, text: string, features?: unknown, onlyWidth?: boolean) {
-  if (features) return this.layoutRun(text, features)
+  if (features) {
+    // only runs shaped with the default features (an empty list) are shared
+    if (!Array.isArray(features) || features.length > 0 || this.shapedCache === undefined) {
+      return this.layoutRun(text, features)
+    }
+    return this.shapedCache[text] ??= this.layoutRun(text, features)
+  }
   const glyphs: Array<unknown> | null = onlyWidth ? null : []
   const positions: Array<unknown> | null = onlyWidth ? null : []
   let advanceWidth = 0
@@ -49,7 +60,7 @@ function layoutByWords(this: EmbeddedFont, text: string, features?: unknown, onl
   return { glyphs, positions, advanceWidth }
 }
 
-const caches = new WeakMap<fontkit.Font, { words: Record<string, unknown> }>()
+const caches = new WeakMap<fontkit.Font, { words: Record<string, unknown>; shaped: Record<string, Run> }>()
 
 /** Makes the fonts `doc` opens share their word layouts with other documents using the same face. */
 export const sharedLayouts = (doc: PDFKit.PDFDocument): { readonly trim: () => void } => {
@@ -64,8 +75,11 @@ export const sharedLayouts = (doc: PDFKit.PDFDocument): { readonly trim: () => v
       // a font with pdfkit's layout cache switched off, or a standard font, keeps pdfkit's own behaviour
       if (font.font !== undefined && font.layoutCache !== undefined) {
         let shared = caches.get(font.font)
-        if (shared === undefined) caches.set(font.font, shared = { words: Object.create(null) })
+        if (shared === undefined) {
+          caches.set(font.font, shared = { words: Object.create(null), shaped: Object.create(null) })
+        }
         font.layoutCache = shared.words
+        font.shapedCache = shared.shaped
         font.layout = layoutByWords
       }
     }
@@ -76,9 +90,9 @@ export const sharedLayouts = (doc: PDFKit.PDFDocument): { readonly trim: () => v
     trim: () => {
       for (const font of seen) {
         const shared = font.font === undefined ? undefined : caches.get(font.font)
-        if (shared !== undefined && Object.keys(shared.words).length > maxWords) {
-          shared.words = Object.create(null)
-        }
+        if (shared === undefined) continue
+        if (Object.keys(shared.words).length > maxWords) shared.words = Object.create(null)
+        if (Object.keys(shared.shaped).length > maxWords) shared.shaped = Object.create(null)
       }
     }
   }
