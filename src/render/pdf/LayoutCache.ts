@@ -44,14 +44,15 @@ function layoutByWords(this: EmbeddedFont, text: string, features?: unknown, onl
   const positions: Array<unknown> | null = onlyWidth ? null : []
   let advanceWidth = 0
   let last = 0
-  for (let index = 0; index <= text.length; index++) {
+  const length = text.length
+  for (let index = 0; index <= length; index++) {
     const code = text.charCodeAt(index)
     // a word ends after a space or a tab, and at the end of the text
-    if (code === 32 || code === 9 || (index === text.length && last < index)) {
-      const run = this.layoutCached(text.slice(last, index + 1))
+    if (code === 32 || code === 9 || (index === length && last < index)) {
+      const run = this.layoutCached(last === 0 && index + 1 >= length ? text : text.slice(last, index + 1))
       if (glyphs !== null && positions !== null) {
-        for (const glyph of run.glyphs) glyphs.push(glyph)
-        for (const position of run.positions) positions.push(position)
+        for (let i = 0; i < run.glyphs.length; i++) glyphs.push(run.glyphs[i])
+        for (let i = 0; i < run.positions.length; i++) positions.push(run.positions[i])
       }
       advanceWidth += run.advanceWidth
       last = index + 1

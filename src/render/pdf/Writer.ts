@@ -41,7 +41,7 @@ export class Writer {
   private readonly pictures = new Pictures(this)
   private destinations = 0
   private readonly registered = new Set<string>()
-  private readonly widths = new Map<string, number>()
+  private readonly widths = new Map<FontName, Map<number, Map<number, Map<string, number>>>>()
   private readonly heights = new Map<string, number>()
 
   readonly tags: Tags
@@ -149,16 +149,27 @@ export class Writer {
     // tables measure the same cell several times; shaping a complex script each time is what costs
     // the face's line height stands for the current size (pdfkit keeps the size private)
     const size = this.doc.font(name).currentLineHeight()
-    const key = `${name}\u0000${size}\u0000${options.characterSpacing ?? 0}\u0000${text}`
-    const known = this.widths.get(key)
+    const widths = this.widthsAt(name, size, options.characterSpacing ?? 0)
+    const known = widths.get(text)
     if (known !== undefined) return known
     let width = 0
     for (const run of textRuns(text, name, this.fallback)) {
       width += this.doc.widthOfString(run.text, { ...options, ...this.use(run.face) })
     }
     this.doc.font(name)
-    this.widths.set(key, width)
+    widths.set(text, width)
     return width
+  }
+
+  /** Measured widths by face, size and letter spacing (nested: no key string per measurement). */
+  private widthsAt(name: FontName, size: number, spacing: number): Map<string, number> {
+    let bySize = this.widths.get(name)
+    if (bySize === undefined) this.widths.set(name, bySize = new Map())
+    let bySpacing = bySize.get(size)
+    if (bySpacing === undefined) bySize.set(size, bySpacing = new Map())
+    let byText = bySpacing.get(spacing)
+    if (byText === undefined) bySpacing.set(spacing, byText = new Map())
+    return byText
   }
 
   /**
