@@ -9,9 +9,11 @@ import type * as fontkit from "fontkit"
  * Devanagari, Greek and Cyrillic in the Noto faces: pdfkit passes OpenType features, here none)
  * were shaped through the face's GSUB/GPOS tables on every measurement and every line drawn; they
  * are kept the same way, by face and text. Both are bounded: past `maxWords` entries a face starts
- * afresh.
+ * afresh, and only the `maxFaces` faces used last keep theirs (fallback faces come and go with the
+ * scripts of the documents rendered; a certificate with names in nine scripts uses 28 faces).
  */
-const maxWords = 6_000
+const maxWords = 4_000
+const maxFaces = 40
 
 interface Run {
   readonly glyphs: ReadonlyArray<unknown>
@@ -61,7 +63,8 @@ function layoutByWords(this: EmbeddedFont, text: string, features?: unknown, onl
   return { glyphs, positions, advanceWidth }
 }
 
-const caches = new WeakMap<fontkit.Font, { words: Record<string, unknown>; shaped: Record<string, Run> }>()
+/** Caches by face, in order of last use. */
+const caches = new Map<fontkit.Font, { words: Record<string, unknown>; shaped: Record<string, Run> }>()
 
 /** Makes the fonts `doc` opens share their word layouts with other documents using the same face. */
 export const sharedLayouts = (doc: PDFKit.PDFDocument): { readonly trim: () => void } => {
@@ -76,9 +79,10 @@ export const sharedLayouts = (doc: PDFKit.PDFDocument): { readonly trim: () => v
       // a font with pdfkit's layout cache switched off, or a standard font, keeps pdfkit's own behaviour
       if (font.font !== undefined && font.layoutCache !== undefined) {
         let shared = caches.get(font.font)
-        if (shared === undefined) {
-          caches.set(font.font, shared = { words: Object.create(null), shaped: Object.create(null) })
-        }
+        if (shared === undefined) shared = { words: Object.create(null), shaped: Object.create(null) }
+        caches.delete(font.font)
+        caches.set(font.font, shared)
+        if (caches.size > maxFaces) caches.delete(caches.keys().next().value!)
         font.layoutCache = shared.words
         font.shapedCache = shared.shaped
         font.layout = layoutByWords
