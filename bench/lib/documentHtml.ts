@@ -4,7 +4,7 @@ import type { Block, Run } from "../../src/render/Html.ts"
 /**
  * The same document as HTML for the Chromium baseline: cover, contents, numbered sections with
  * the same facts grids, prose, tables (`thead` repeats on every printed page) and the same
- * pictures (passed in as PNG), plus a fixed draft watermark.
+ * pictures (passed in as SVG), plus a fixed draft watermark.
  */
 const escape = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
@@ -30,12 +30,15 @@ const blocks = (list: ReadonlyArray<Block>): string =>
     }</table>`
   }).join("")
 
-const png = (bytes: Uint8Array, width: number) =>
-  `<img style="width:${width}pt" src="data:image/png;base64,${Buffer.from(bytes).toString("base64")}">`
+/** satori's SVG is sized in user units, which are points in the PDF: scaled to the same width here. */
+const picture = (svg: string, width: number) =>
+  `<div class="picture" style="width:${width}pt">${
+    svg.replace(/^<svg /, "<svg style=\"width:100%;height:auto\" ")
+  }</div>`
 
 export const documentHtml = (
   content: Content,
-  pictures: { readonly card?: Uint8Array; readonly sections: ReadonlyArray<Uint8Array | undefined> },
+  pictures: { readonly card?: string; readonly sections: ReadonlyArray<string | undefined> },
   draft: boolean
 ): string => {
   const contract = content.contract
@@ -54,8 +57,8 @@ export const documentHtml = (
     const number = index + 1
     toc.push(`<li>${number}. ${escape(section.title)}</li>`)
     body.push(`<h1>${number}. ${escape(section.title)}</h1>`)
-    const picture = pictures.sections[index]
-    if (picture) body.push(png(picture, 492))
+    const svg = pictures.sections[index]
+    if (svg) body.push(picture(svg, 492))
     section.parts.forEach((part, p) => {
       if (part.title) body.push(`<h2>${number}.${p + 1} ${escape(part.title)}</h2>`)
       let pending: Array<string> = []
@@ -118,7 +121,7 @@ ${certificate ? "<div>" : "<div class=\"page\">"}<div class="cover"><div>${
     escape(content.text("COMPANY_NAME") ?? "")
   }</div>
 <div>${escape(contract.presentation.documentType)}</div><h0>${subject}</h0></div>
-${pictures.card ? png(pictures.card, 492) : ""}${
+${pictures.card ? picture(pictures.card, 492) : ""}${
     facts(["DOC_NUMBER", "VERSION", "DATE", "DOCUMENT_STATUS", contract.presentation.authorKey])
   }</div>
 ${certificate ? "" : `<div class="page"><h1>Contents</h1><ol>${toc.join("")}</ol></div>`}

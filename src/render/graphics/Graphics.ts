@@ -1,13 +1,13 @@
 import type { Tone } from "../../domain/documents/Fields.ts"
 import { Colors, ToneColors } from "../pdf/Theme.ts"
-import { h, type Node, rasterize } from "./Raster.ts"
+import { h, layoutSvg, type Node } from "./Raster.ts"
 
 /**
- * A graphic sized in points for the content width. Its size is known at once, its pixels later:
- * the layout reserves the space and places the PNG when rasterization (off the event loop) ends.
+ * A graphic sized in points for the content width. Its size is known at once, its drawing later:
+ * the layout reserves the space and draws the SVG satori laid out once it is ready.
  */
 export interface Picture {
-  readonly png: Promise<Uint8Array>
+  readonly svg: Promise<string>
   readonly width: number
   readonly height: number
   /** What the picture shows, as text: its alternate description in the tagged PDF. */
@@ -71,7 +71,7 @@ export const coverCard = (
     ...cells
   )
   const alt = `At a glance: ${facts.slice(0, 4).map((fact) => `${fact.label}: ${fact.value}`).join("; ")}.`
-  return { png: rasterize(element, width, height), width, height, alt }
+  return { svg: layoutSvg(element, width, height), width, height, alt }
 }
 
 export interface RiskRow {
@@ -129,7 +129,7 @@ export const riskSummary = (overall: RiskRow | undefined, rows: ReadonlyArray<Ri
   )
   const alt = `Risk profile${overall ? `, overall ${overall.value}` : ""}: ` +
     `${rows.map((row) => `${row.label} ${row.value}`).join("; ")}.`
-  return { png: rasterize(element, width, height), width, height, alt }
+  return { svg: layoutSvg(element, width, height), width, height, alt }
 }
 
 export interface FlowStep {
@@ -206,5 +206,5 @@ export const reviewFlow = (steps: ReadonlyArray<FlowStep>, result: string, width
       }`
     ).join("; ")
   }. ${result}.`
-  return { png: rasterize(element, width, height), width, height, alt }
+  return { svg: layoutSvg(element, width, height), width, height, alt }
 }

@@ -60,20 +60,22 @@ const loadFonts = () => {
 const satoriFonts = () => (fontList ??= loadFonts())
 
 /**
- * Lays the element out with satori (SVG) and rasterizes it with resvg; sizes are in points. The
- * layout awaits the result only after placing the text, so a failure is marked handled here and
- * surfaces when the picture is placed, not as an unhandled rejection.
+ * Lays the element out with satori as SVG; sizes are in points. The layout awaits the result only
+ * after placing the text, so a failure is marked handled here and surfaces when the picture is
+ * placed, not as an unhandled rejection.
  */
-export const rasterize = (element: Node, width: number, height: number): Promise<Uint8Array> => {
-  const png = draw(element, width, height)
-  png.catch(() => undefined)
-  return png
+export const layoutSvg = (element: Node, width: number, height: number): Promise<string> => {
+  const svg = satori(element as any, { width, height, fonts: satoriFonts(), embedFont: false })
+  svg.catch(() => undefined)
+  return svg
 }
 
-const draw = async (element: Node, width: number, height: number): Promise<Uint8Array> => {
-  // satori lays out and measures; leaving glyph outlines to resvg keeps most of the work off the event loop
-  const svg = await satori(element as any, { width, height, fonts: satoriFonts(), embedFont: false })
-  // resvg rasterizes on libuv's thread pool: graphics render in parallel, off the event loop
+/**
+ * The SVG rasterized by resvg as an opaque PNG (for pictures the vector path cannot draw, and
+ * for the HTML baseline of the benchmark).
+ */
+export const rasterize = async (svg: string): Promise<Uint8Array> => {
+  // resvg rasterizes on libuv's thread pool, off the event loop
   const { renderAsync } = await (resvg ??= import("@resvg/resvg-js"))
   const image = await renderAsync(svg, {
     fitTo: { mode: "zoom", value: scale },

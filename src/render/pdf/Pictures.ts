@@ -1,11 +1,14 @@
 import type { Picture } from "../graphics/Graphics.ts"
+import { rasterize } from "../graphics/Raster.ts"
+import { drawSvg, parseSvg } from "./Svg.ts"
 import type { Tags } from "./Tags.ts"
 import type { Writer } from "./Writer.ts"
 
 /**
  * The pictures of a document: each is reserved in the flow (and in the structure tree, as a
  * `Figure` with its description as alternate text) while the pages are laid out, and drawn once
- * its pixels exist.
+ * satori has laid it out: as vector graphics and text, or, for SVG the vector path does not
+ * draw, as a raster with its description as invisible text.
  */
 export class Pictures {
   private readonly reserved: Array<
@@ -24,16 +27,23 @@ export class Pictures {
 
   async place(): Promise<void> {
     const doc = this.w.doc
-    const pngs = await Promise.all(this.reserved.map(({ picture }) => picture.png))
+    const svgs = await Promise.all(this.reserved.map(({ picture }) => picture.svg))
+    const parsed = svgs.map(parseSvg)
+    // rasterized in parallel (off the event loop) only where the vector path cannot draw
+    const pngs = await Promise.all(svgs.map((svg, i) => parsed[i] === undefined ? rasterize(svg) : undefined))
     this.reserved.forEach(({ figure, page, picture, x, y }, index) => {
-      const png = pngs[index]!
       doc.switchToPage(page)
+      const vector = parsed[index]
       figure.fill(() => {
-        doc.image(Buffer.from(png.buffer, png.byteOffset, png.byteLength), x, y, {
-          width: picture.width,
-          height: picture.height
-        })
-        this.hiddenText(picture.alt, x, y, picture.width, picture.height)
+        const png = pngs[index]
+        if (vector !== undefined) drawSvg(this.w, vector, x, y)
+        else if (png !== undefined) {
+          doc.image(Buffer.from(png.buffer, png.byteOffset, png.byteLength), x, y, {
+            width: picture.width,
+            height: picture.height
+          })
+          this.hiddenText(picture.alt, x, y, picture.width, picture.height)
+        }
       })
       figure.end()
     })

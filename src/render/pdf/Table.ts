@@ -27,15 +27,29 @@ const minCellType = 6.6
 
 const cellFont = (cell: Cell) => cell.kind === "text" && cell.bold ? "sansSemiBold" as const : "sans" as const
 
-/** Widest word of a cell: identifiers (ECCNs, Schedule B and model numbers, citations) must not break inside. */
+/** Widest words by writer, face, size and text: a table asks for each cell's several times while it is laid out. */
+const widestWords = new WeakMap<Writer, Map<string, number>>()
+
+/**
+ * Widest word of a cell: identifiers (ECCNs, Schedule B and model numbers, citations) must not
+ * break inside. It leaves the cell's face and size set, which callers measure on with.
+ */
 const widestWord = (w: Writer, cell: Cell, size: number): number => {
-  if (cell.kind === "badge") {
-    w.font("sansSemiBold", size - 0.6)
-    return w.widthOf(cell.label, "sansSemiBold") + 12
+  const name = cell.kind === "badge" ? "sansSemiBold" : cellFont(cell)
+  const at = cell.kind === "badge" ? size - 0.6 : size
+  const text = cell.kind === "badge" ? cell.label : cell.text
+  w.font(name, at)
+  let known = widestWords.get(w)
+  if (known === undefined) widestWords.set(w, known = new Map())
+  const key = `${cell.kind}\u0000${name}\u0000${at}\u0000${text}`
+  let width = known.get(key)
+  if (width === undefined) {
+    width = cell.kind === "badge"
+      ? w.widthOf(text, name) + 12
+      : Math.max(0, ...text.split(/\s+/).map((word) => w.widthOf(word, name)))
+    known.set(key, width)
   }
-  const name = cellFont(cell)
-  w.font(name, size)
-  return Math.max(0, ...cell.text.split(/\s+/).map((word) => w.widthOf(word, name)))
+  return width
 }
 
 /** Type size at which every word of the cell fits `width` (down to a readable minimum). */

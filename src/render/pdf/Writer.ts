@@ -4,8 +4,11 @@ import type { Picture } from "../graphics/Graphics.ts"
 import type { Block, Run } from "../Html.ts"
 import { escapedMetadata } from "./Archival.ts"
 import type { Fallback, FallbackFace } from "./FallbackFonts.ts"
+import { skipRepeatedFills } from "./FillColor.ts"
 import { fitBlock, type FitBox, fitLine, type Fitted } from "./Fit.ts"
 import { type FontName, fonts } from "./Fonts.ts"
+import { sharedLayouts } from "./LayoutCache.ts"
+import { bufferedOutput } from "./Output.ts"
 import { Pictures } from "./Pictures.ts"
 import { drawHtmlTable } from "./Table.ts"
 import { Tags } from "./Tags.ts"
@@ -38,10 +41,12 @@ export class Writer {
   private readonly pictures = new Pictures(this)
   private destinations = 0
   private readonly registered = new Set<string>()
-  private readonly widths = new Map<string, number>()
+  private readonly widths = new Map<FontName, Map<number, Map<number, Map<string, number>>>>()
   private readonly heights = new Map<string, number>()
 
   readonly tags: Tags
+  private readonly output: ReturnType<typeof bufferedOutput>
+  private readonly layouts: ReturnType<typeof sharedLayouts>
 
   constructor(info: PDFKit.DocumentInfo, readonly fallback: Fallback, options: { readonly archival: boolean }) {
     this.doc = new PDFDocument({
@@ -58,6 +63,9 @@ export class Writer {
       ...(options.archival ? { subset: "PDF/A-2b" as const } : {})
     })
     escapedMetadata(this.doc)
+    this.output = bufferedOutput(this.doc)
+    this.layouts = sharedLayouts(this.doc)
+    skipRepeatedFills(this.doc)
     this.tags = new Tags(this.doc)
     for (const [name, face] of Object.entries(fonts().faces)) this.doc.registerFont(name, face as any)
   }
@@ -141,16 +149,27 @@ export class Writer {
     // tables measure the same cell several times; shaping a complex script each time is what costs
     // the face's line height stands for the current size (pdfkit keeps the size private)
     const size = this.doc.font(name).currentLineHeight()
-    const key = `${name}\u0000${size}\u0000${options.characterSpacing ?? 0}\u0000${text}`
-    const known = this.widths.get(key)
+    const widths = this.widthsAt(name, size, options.characterSpacing ?? 0)
+    const known = widths.get(text)
     if (known !== undefined) return known
     let width = 0
     for (const run of textRuns(text, name, this.fallback)) {
       width += this.doc.widthOfString(run.text, { ...options, ...this.use(run.face) })
     }
     this.doc.font(name)
-    this.widths.set(key, width)
+    widths.set(text, width)
     return width
+  }
+
+  /** Measured widths by face, size and letter spacing (nested: no key string per measurement). */
+  private widthsAt(name: FontName, size: number, spacing: number): Map<string, number> {
+    let bySize = this.widths.get(name)
+    if (bySize === undefined) this.widths.set(name, bySize = new Map())
+    let bySpacing = bySize.get(size)
+    if (bySpacing === undefined) bySize.set(size, bySpacing = new Map())
+    let byText = bySpacing.get(spacing)
+    if (byText === undefined) bySpacing.set(spacing, byText = new Map())
+    return byText
   }
 
   /**
@@ -385,10 +404,14 @@ export class Writer {
   /** The finished file. */
   finish(): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
-      const chunks: Array<Buffer> = []
-      this.doc.on("data", (chunk: Buffer) => chunks.push(chunk))
-      this.doc.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
+      // the file is collected by `output`; the stream only signals the end
+      this.doc.on("end", () => {
+        this.layouts.trim()
+        const bytes = this.output.bytes()
+        resolve(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+      })
       this.doc.on("error", reject)
+      this.doc.resume()
       this.doc.end()
     })
   }
