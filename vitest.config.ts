@@ -10,7 +10,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
-    globalSetup: ["test/support/PgliteTemplate.ts"],
+    globalSetup: ["test/support/PgliteTemplate.ts", "test/support/CliBundle.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
