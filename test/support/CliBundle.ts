@@ -32,9 +32,18 @@ export const bundleCli = async (outdir: string): Promise<string> => {
     format: "esm",
     platform: "node",
     target: "node20",
-    packages: "external",
     logLevel: "warning",
     plugins: [{
+      // npm packages stay imports, as `packages: "external"` would leave them, except JSON files:
+      // esbuild drops the import attribute (`with { type: "json" }`) that Node needs for them
+      name: "packages-external",
+      setup: (plugin) => {
+        plugin.onResolve(
+          { filter: /^[^./]/ },
+          ({ path }) => path.endsWith(".json") ? undefined : { path, external: true }
+        )
+      }
+    }, {
       name: "source-import-meta-url",
       setup: (plugin) => {
         plugin.onLoad({ filter: /\.ts$/ }, async ({ path }) => ({
