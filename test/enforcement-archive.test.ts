@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url"
 import { appLayer } from "../src/layers/Main.ts"
 import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
 import { importDirectory, ImportRejected } from "../src/services/enforcement/Import.ts"
+import { cliCommand } from "./support/CliEnv.ts"
 import { imageOnlyPdf, textPdf } from "./support/Pdf.ts"
 import { adminUrl, databaseConfig, onServer } from "./support/SqlEngines.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
@@ -37,7 +38,7 @@ const databaseUrl = (() => {
 })()
 
 const runImport = (dataDir: string, args: ReadonlyArray<string>) =>
-  spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "enforcement", ...args], {
+  spawnSync(cliCommand[0], [...cliCommand.slice(1), "enforcement", ...args], {
     cwd: repoRoot,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
     encoding: "utf8",

@@ -14,6 +14,7 @@ import { parserVersion } from "../src/services/enforcement/ParsePipeline.ts"
 import * as EnforcementCollection from "../src/services/EnforcementCollection.ts"
 import * as EnforcementLake from "../src/services/EnforcementLake.ts"
 import * as Checks from "../src/services/readiness/Checks.ts"
+import { cliCommand } from "./support/CliEnv.ts"
 import { sourcesRoute, type SourcesState } from "./support/EnforcementSources.ts"
 import { type FakeUpstream, startFakeUpstream } from "./support/FakeUpstream.ts"
 import { imageOnlyPdf, textPdf } from "./support/Pdf.ts"
@@ -341,8 +342,8 @@ describe("ecds enforcement collect", () => {
   const ecds = (args: ReadonlyArray<string>, env: Record<string, string>) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile(
-        process.execPath,
-        ["--import", "tsx", "src/cli.ts", "enforcement", ...args],
+        cliCommand[0],
+        [...cliCommand.slice(1), "enforcement", ...args],
         {
           cwd: repoRoot,
           env: {

@@ -3,12 +3,10 @@ import type { Scope } from "effect"
 import { Console, Effect, Layer, Option, Schema } from "effect"
 import { EmailAddress } from "../domain/Accounts.ts"
 import type { Tier } from "../domain/Principal.ts"
-import * as Store from "../layers/Store.ts"
-import * as JsonImport from "../services/accounts/JsonImport.ts"
 import { AppConfig } from "../services/AppConfig.ts"
-import * as OAuth from "../services/OAuthServer.ts"
-import { makeEmbedded, UserDirectory } from "../services/UserDirectory.ts"
-import { arg, CommandFailed, group, leaf, type Parsed, text, UsageError } from "./Command.ts"
+import type * as OAuth from "../services/OAuthServer.ts"
+import type * as Users from "../services/UserDirectory.ts"
+import { arg, CommandFailed, group, leaf, load, type Parsed, text, UsageError } from "./Command.ts"
 import { loadConfig } from "./Startup.ts"
 
 /**
@@ -16,7 +14,7 @@ import { loadConfig } from "./Startup.ts"
  * configuration names. Writes take the document row's lock, and servers read the change on their
  * next request.
  */
-type UserStore = Effect.Effect.Success<typeof makeEmbedded>
+type UserStore = Effect.Effect.Success<typeof Users.makeEmbedded>
 
 /** Store failures become one line naming what failed; usage errors pass through. */
 const reported = <A, E extends { readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>
@@ -33,6 +31,13 @@ const withUsers = <A, E extends { readonly message: string }>(
 ) =>
   Effect.scoped(Effect.gen(function*() {
     const config = yield* loadConfig
+    const [Store, JsonImport, { makeEmbedded }] = yield* load(() =>
+      Promise.all([
+        import("../layers/Store.ts"),
+        import("../services/accounts/JsonImport.ts"),
+        import("../services/UserDirectory.ts")
+      ])
+    )
     // the store the server uses, migrated, with the DATA_DIR files of an earlier version imported
     const store = Layer.provideMerge(JsonImport.layer, Store.fromConfig).pipe(
       Layer.provide(Layer.succeed(AppConfig, config))
@@ -160,8 +165,9 @@ const withOAuth = <A, E extends { readonly message: string }>(
 ) =>
   withUsers((store) =>
     Effect.flatMap(
-      OAuth.make.pipe(Effect.provideService(UserDirectory, store.directory)),
-      use
+      load(() => Promise.all([import("../services/OAuthServer.ts"), import("../services/UserDirectory.ts")])),
+      ([OAuth, { UserDirectory }]) =>
+        Effect.flatMap(OAuth.make.pipe(Effect.provideService(UserDirectory, store.directory)), use)
     )
   )
 

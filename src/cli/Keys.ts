@@ -1,14 +1,15 @@
 import { Console, Effect, Layer } from "effect"
-import * as Store from "../layers/Store.ts"
 import * as AppConfig from "../services/AppConfig.ts"
-import * as KeysCommand from "../services/KeysCommand.ts"
-import { CommandFailed, group, leaf, type OptionSpec, type Parsed } from "./Command.ts"
+import { CommandFailed, group, leaf, load, type OptionSpec, type Parsed } from "./Command.ts"
 import { loadConfig } from "./Startup.ts"
 
 /** Runs one keys operation against the server's own stores (the SQL store the configuration names). */
 const runKeys = (name: string) => (input: Parsed) =>
   Effect.gen(function*() {
     const config = yield* loadConfig
+    const [Store, KeysCommand] = yield* load(() =>
+      Promise.all([import("../layers/Store.ts"), import("../services/KeysCommand.ts")])
+    )
     const stores = KeysCommand.stores.pipe(
       Layer.provideMerge(Store.fromConfig),
       Layer.provide(Layer.succeed(AppConfig.AppConfig, config))

@@ -7,6 +7,7 @@ import { promisify } from "node:util"
 import { migrated } from "../../src/layers/Store.ts"
 import { make } from "../../src/services/accounts/DocumentStore.ts"
 import * as Postgres from "../../src/services/store/Postgres.ts"
+import { cliCommand } from "../support/CliEnv.ts"
 import {
   addUsersTo,
   freeUser,
@@ -76,10 +77,10 @@ describe("operator CLI next to a running server on PostgreSQL", () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
   })
 
-  /** Each CLI run starts a Node process with tsx: seconds of CPU on a busy machine. */
+  /** Each CLI run starts a Node process: a second or more of CPU on a busy machine. */
   const cliBudget = 240_000
   const cli = (...args: Array<string>) =>
-    run("node_modules/.bin/tsx", ["src/cli.ts", "accounts", ...args], {
+    run(cliCommand[0], [...cliCommand.slice(1), "accounts", ...args], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl }
     })
 

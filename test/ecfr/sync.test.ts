@@ -7,6 +7,7 @@ import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import * as Ecfr from "../../src/services/ecfr/Live.ts"
 import * as Sync from "../../src/services/ecfr/Sync.ts"
 import { EcfrSource } from "../../src/services/EcfrSource.ts"
+import { cliCommand } from "../support/CliEnv.ts"
 import { ecfrFixtures, ecfrRoutes, tempDataDir } from "../support/EcfrFake.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
 import { startServer } from "../support/TestServer.ts"
@@ -72,7 +73,7 @@ describe("ecds sync", () => {
   })
 
   const ecds = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "sync", ...args], {
+    spawnSync(cliCommand[0], [...cliCommand.slice(1), "sync", ...args], {
       env: { ...process.env, ...env },
       encoding: "utf8",
       timeout: 60_000

@@ -3,12 +3,16 @@ import { mkdirSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { inject } from "vitest"
+import { wasmTieringFlag } from "./WasmTiering.ts"
 
 /** The repository root, where `src/cli.ts` lives. */
 export const repoRoot = join(import.meta.dirname, "..", "..")
 
-/** Run the CLI from source, as `npx .` does through `bin/ecds.mjs`. */
-export const cliCommand = [process.execPath, "--import", "tsx", join(repoRoot, "src", "cli.ts")] as const
+/**
+ * Run the CLI from source: `src/cli.ts` as the global setup compiled it for this run
+ * (`test/support/CliBundle.ts`), which starts in a fraction of the CPU tsx needs.
+ */
+export const cliCommand = [process.execPath, wasmTieringFlag, inject("cliEntry")] as const
 
 /**
  * A new DATA_DIR whose embedded database (`DATA_DIR/db`) is unpacked from the global setup's

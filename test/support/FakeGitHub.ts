@@ -5,9 +5,23 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type FakeUpstream, json, startFakeUpstream } from "./FakeUpstream.ts"
 
-/** Git's own object id for the bytes (`git hash-object`), so the fake agrees with real GitHub. */
-const gitBlobId = (bytes: Uint8Array): string =>
-  execFileSync("git", ["hash-object", "--stdin"], { input: bytes }).toString().trim()
+// every fake repository of a test file holds mostly the same files: each content asks git once
+const blobIds = new Map<string, string>()
+
+/**
+ * Git's own object id for the bytes (`git hash-object`), so the fake agrees with real GitHub. Each
+ * `git` run blocks the test's worker (it is synchronous); a content already asked for is not asked
+ * again.
+ */
+const gitBlobId = (bytes: Uint8Array): string => {
+  const key = createHash("sha256").update(bytes).digest("hex")
+  let id = blobIds.get(key)
+  if (id === undefined) {
+    id = execFileSync("git", ["hash-object", "--stdin"], { input: bytes }).toString().trim()
+    blobIds.set(key, id)
+  }
+  return id
+}
 
 interface Snapshot {
   readonly commit: string
