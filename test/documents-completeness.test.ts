@@ -22,7 +22,11 @@ const countingPayer = () => {
     metering: "credits",
     billingIssue: false,
     balance: Effect.sync(() => 10 - paid.count),
-    pay: (work) => Effect.tap(work, () => Effect.sync(() => paid.count++))
+    pay: (work) =>
+      Effect.map(Effect.tap(work, () => Effect.sync(() => paid.count++)), (value) => ({
+        value,
+        remaining: 10 - paid.count
+      }))
   }
   return { payer, paid }
 }

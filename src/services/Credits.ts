@@ -27,6 +27,20 @@ export interface CreditsShape {
     keyId: string,
     work: Effect.Effect<A, E, R>
   ) => Effect.Effect<A, E | NoCredits | StoreUnavailable, R>
+  /**
+   * `spend`, also answering the balance left once the credit is settled: the store reports it with
+   * the settlement, so a paid render needs no separate balance read.
+   */
+  readonly charge: <A, E, R>(
+    keyId: string,
+    work: Effect.Effect<A, E, R>
+  ) => Effect.Effect<Charged<A>, E | NoCredits | StoreUnavailable, R>
+}
+
+/** Paid work's result and the balance left after its credit was settled. */
+export interface Charged<A> {
+  readonly value: A
+  readonly remaining: number
 }
 
 export class Credits extends Context.Tag("app/Credits")<Credits, CreditsShape>() {}
@@ -62,21 +76,25 @@ export const make = (store: JsonStore<Balances>): CreditsShape => {
       const usage = { ...current.usage, [keyId]: { spent, lastSpentAt: new Date().toISOString() } }
       return [undefined, { ...current, usage }]
     })
+  const balance = (keyId: string) => Effect.map(store.read, (current) => current.balances[keyId] ?? 0)
+  const spend = <A, E, R>(keyId: string, work: Effect.Effect<A, E, R>) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.zipRight(
+        debit(keyId),
+        Effect.onExit(restore(work), (exit) => (Exit.isSuccess(exit) ? recordUse(keyId) : change(keyId, 1)))
+      )
+    )
   return {
-    balance: (keyId) => Effect.map(store.read, (current) => current.balances[keyId] ?? 0),
+    balance,
     usage: (keyId) =>
       Effect.map(store.read, (current) => ({
         spent: current.usage?.[keyId]?.spent ?? 0,
         lastSpentAt: current.usage?.[keyId]?.lastSpentAt
       })),
     add: change,
-    spend: (keyId, work) =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.zipRight(
-          debit(keyId),
-          Effect.onExit(restore(work), (exit) => (Exit.isSuccess(exit) ? recordUse(keyId) : change(keyId, 1)))
-        )
-      )
+    spend,
+    charge: (keyId, work) =>
+      Effect.flatMap(spend(keyId, work), (value) => Effect.map(balance(keyId), (remaining) => ({ value, remaining })))
   }
 }
 

@@ -1,7 +1,7 @@
 import { Context, Data, Effect, Layer } from "effect"
 import type { Principal } from "../domain/Principal.ts"
 import type { StoreUnavailable } from "../domain/Problem.ts"
-import { Credits, type CreditsShape, type NoCredits } from "./Credits.ts"
+import { type Charged, Credits, type CreditsShape, type NoCredits } from "./Credits.ts"
 import { Entitlement } from "./ServiceJwt.ts"
 
 /** Who pays for a final document, and how. */
@@ -13,9 +13,12 @@ export interface Payer {
   readonly balance: Effect.Effect<number>
   /**
    * Runs the rendering paid for: one credit, given back if it fails, or nothing under a plan;
-   * `StoreUnavailable` when the credit cannot be taken.
+   * `StoreUnavailable` when the credit cannot be taken. `remaining` is the balance left after it
+   * (0 under a plan).
    */
-  readonly pay: <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | NoCredits | StoreUnavailable, R>
+  readonly pay: <A, E, R>(
+    work: Effect.Effect<A, E, R>
+  ) => Effect.Effect<Charged<A>, E | NoCredits | StoreUnavailable, R>
 }
 
 /** The principal cannot pay for documents at all: not signed in, a deactivated key, or not entitled. */
@@ -41,10 +44,15 @@ const creditsOf = (credits: CreditsShape, account: string, billingIssue: boolean
   metering: "credits",
   billingIssue,
   balance: credits.balance(account),
-  pay: (work) => credits.spend(account, work)
+  pay: (work) => credits.charge(account, work)
 })
 
-const underPlan: Payer = { metering: "plan", billingIssue: false, balance: Effect.succeed(0), pay: (work) => work }
+const underPlan: Payer = {
+  metering: "plan",
+  billingIssue: false,
+  balance: Effect.succeed(0),
+  pay: (work) => Effect.map(work, (value) => ({ value, remaining: 0 }))
+}
 
 /**
  * The public deployment: an API key pays with its prepaid credits (a key with a billing issue is

@@ -110,7 +110,8 @@ export const make = (renderer: RendererShape, plan: PlanInfo) =>
         plan
       })
     }
-    const done = free ? yield* work : yield* payer.pay(work).pipe(
+    // a paid render learns the balance left from its settlement, not from a read of its own
+    const paid = free ? { value: yield* work, remaining: undefined } : yield* payer.pay(work).pipe(
       Effect.catchIf((error): error is NoCredits => error instanceof NoCredits, ({ balance }) =>
         new CreditsRequired({
           detail: "No prepaid credits left for this account; drafts stay free.",
@@ -121,7 +122,7 @@ export const make = (renderer: RendererShape, plan: PlanInfo) =>
     )
     const metering = free ? "free" : payer.metering
     const charge: Charge = payer.metering === "credits"
-      ? { metering, credits: { charged: free ? 0 : 1, remaining: yield* payer.balance } }
+      ? { metering, credits: { charged: free ? 0 : 1, remaining: paid.remaining ?? (yield* payer.balance) } }
       : { metering }
-    return { ...done, charge }
+    return { ...paid.value, charge }
   })

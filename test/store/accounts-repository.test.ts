@@ -113,6 +113,35 @@ forEachEngine("API keys and credits on the SQL store", (it) => {
       expect((yield* credits.usage("acct-race")).spent).toBe(7)
     }))
 
+  it.effect("charge: the settlement answers the balance left; a refused charge saw 0", () =>
+    Effect.gen(function*() {
+      const credits = yield* Credits
+      yield* credits.add("acct-charge", 6)
+      expect(yield* credits.charge("acct-charge", Effect.succeed("pdf"))).toEqual({ value: "pdf", remaining: 5 })
+      // a settlement answers the balance at that moment: after its own debit and those of charges in flight
+      const charged = yield* Effect.all(
+        Array.from({ length: 5 }, () => credits.charge("acct-charge", Effect.sleep("2 millis"))),
+        { concurrency: "unbounded" }
+      )
+      const left = charged.map((paid) => paid.remaining)
+      expect(left.every((remaining) => remaining >= 0 && remaining <= 4)).toBe(true)
+      expect(left.at(-1) === 0 || left.includes(0)).toBe(true)
+      expect(yield* credits.balance("acct-charge")).toBe(0)
+      const refused = yield* Effect.flip(credits.charge("acct-charge", Effect.succeed("never rendered")))
+      expect(refused).toEqual(new NoCredits({ balance: 0 }))
+      // an account nobody ever funded is refused the same way
+      expect(yield* Effect.flip(credits.charge("acct-none", Effect.void))).toEqual(new NoCredits({ balance: 0 }))
+      expect((yield* credits.usage("acct-charge")).spent).toBe(6)
+      // a settlement of a hold no longer open answers nothing (the caller then reads the balance)
+      const ledger = yield* SqlCredits.makeLedger()
+      yield* credits.add("acct-charge", 1)
+      const holdId = (yield* ledger.hold("acct-charge"))!
+      yield* ledger.refund(holdId)
+      expect(yield* ledger.settle(holdId)).toBeUndefined()
+      expect(yield* credits.balance("acct-charge")).toBe(1)
+      for (const row of yield* ledgerMatchesBalances) expect(row.total).toBe(row.balance)
+    }))
+
   it.effect("a hold its instance never closed is refunded once by the sweep, whoever runs it", () =>
     Effect.gen(function*() {
       const credits = yield* Credits

@@ -63,16 +63,24 @@ export const makeLedger = (options: SqlCreditsOptions = defaultOptions) =>
         return rows.length === 1 ? holdId : undefined
       })
 
-    /** The work was delivered: the hold becomes a paid document of the account. */
+    /**
+     * The work was delivered: the hold becomes a paid document of the account. Answers the balance
+     * left, which the caller reports, so a paid render reads no balance of its own; `undefined` when
+     * the hold was no longer open (the sweep gave it back first).
+     */
     const settle = (holdId: string) =>
-      sql`
-        WITH settled AS (
-          UPDATE credit_holds SET state = 'settled', closed_at = now()
-          WHERE hold_id = ${holdId} AND state = 'held'
-          RETURNING account
-        )
-        UPDATE credit_accounts SET spent = spent + 1, last_spent_at = now()
-        FROM settled WHERE credit_accounts.account = settled.account`
+      Effect.map(
+        sql<{ balance: number }>`
+          WITH settled AS (
+            UPDATE credit_holds SET state = 'settled', closed_at = now()
+            WHERE hold_id = ${holdId} AND state = 'held'
+            RETURNING account
+          )
+          UPDATE credit_accounts SET spent = spent + 1, last_spent_at = now()
+          FROM settled WHERE credit_accounts.account = settled.account
+          RETURNING credit_accounts.balance`,
+        (rows) => rows[0]?.balance
+      )
 
     /** The work failed or was abandoned: the credit goes back, once, whoever asks first. */
     const refund = (holdId: string) =>
@@ -138,8 +146,12 @@ export type Ledger = Effect.Effect.Success<ReturnType<typeof makeLedger>>
  * Closing a hold must not turn delivered work into a failure: when the store cannot be reached the
  * hold stays open and the sweep refunds it later (the work is then free, never paid twice).
  */
-const closing = <E>(what: string, close: Effect.Effect<unknown, E>) =>
-  close.pipe(Effect.catchAllCause(() => Effect.logWarning(`credit hold could not be ${what}; the sweep refunds it`)))
+const closing = <A, E>(what: string, close: Effect.Effect<A, E>): Effect.Effect<A | undefined> =>
+  close.pipe(
+    Effect.catchAllCause(() =>
+      Effect.as(Effect.logWarning(`credit hold could not be ${what}; the sweep refunds it`), undefined)
+    )
+  )
 
 /** The credit could not be taken: nothing was debited and the work does not start. */
 const ledgerUnavailable = Effect.zipRight(
@@ -152,28 +164,36 @@ const ledgerUnavailable = Effect.zipRight(
 )
 
 /** `Credits` over the ledger: the service's contract, with the balance shared by every instance. */
-export const fromLedger = (ledger: Ledger): CreditsShape => ({
-  balance: (account) => Effect.orDie(ledger.balance(account)),
-  usage: (account) => Effect.orDie(ledger.usage(account)),
-  add: (account, amount) => Effect.orDie(ledger.add(account, amount)),
-  spend: (account, work) =>
+export const fromLedger = (ledger: Ledger): CreditsShape => {
+  const balance = (account: string) => Effect.orDie(ledger.balance(account))
+  /** The paid work, and the balance its settlement reported (`undefined` when it could not). */
+  const paid = <A, E, R>(account: string, work: Effect.Effect<A, E, R>) =>
     Effect.uninterruptibleMask((restore) =>
       Effect.gen(function*() {
         const holdId = yield* Effect.catchTag(ledger.hold(account), "SqlError", () => ledgerUnavailable)
-        if (holdId === undefined) {
-          const balance = yield* Effect.catchTag(ledger.balance(account), "SqlError", () => ledgerUnavailable)
-          return yield* new NoCredits({ balance })
+        // the debit asks for `balance >= 1` and a balance is never negative: a refused hold saw 0
+        if (holdId === undefined) return yield* new NoCredits({ balance: 0 })
+        const exit = yield* Effect.exit(restore(work))
+        if (Exit.isFailure(exit)) {
+          yield* closing("refunded", ledger.refund(holdId))
+          return yield* Effect.failCause(exit.cause)
         }
-        return yield* Effect.onExit(
-          restore(work),
-          (exit) =>
-            Exit.isSuccess(exit)
-              ? closing("settled", ledger.settle(holdId))
-              : closing("refunded", ledger.refund(holdId))
-        )
+        return { value: exit.value, remaining: yield* closing("settled", ledger.settle(holdId)) }
       })
     )
-})
+  return {
+    balance,
+    usage: (account) => Effect.orDie(ledger.usage(account)),
+    add: (account, amount) => Effect.orDie(ledger.add(account, amount)),
+    spend: (account, work) => Effect.map(paid(account, work), ({ value }) => value),
+    charge: (account, work) =>
+      Effect.flatMap(paid(account, work), ({ remaining, value }) =>
+        // the settlement did not say (unreachable store, or the sweep closed the hold first): ask
+        remaining === undefined
+          ? Effect.map(balance(account), (left) => ({ value, remaining: left }))
+          : Effect.succeed({ value, remaining }))
+  }
+}
 
 /** Credits in the SQL store, with a background sweep giving back holds of renders that never ended. */
 export const layer = (options: SqlCreditsOptions = defaultOptions): Layer.Layer<Credits, never, SqlClient> =>
