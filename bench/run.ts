@@ -21,6 +21,7 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   render: () => import("./render.ts"),
   "rate-limit": () => import("./rate-limit.ts"),
   "oauth-guessing": () => import("./oauth-guessing.ts"),
+  "oauth-clients": () => import("./oauth-clients.ts"),
   "document-links": () => import("./document-links.ts"),
   workspace: () => import("./workspace.ts"),
   "agent-tasks": () => import("./agent-tasks.ts")

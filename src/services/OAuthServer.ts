@@ -16,8 +16,9 @@ import * as SqlDocument from "./accounts/SqlDocument.ts"
 import { AppConfig } from "./AppConfig.ts"
 import type { BearerResolver } from "./Auth.ts"
 import { type AuthorizationRefusal, redirectWith, validateAuthorizationRequest } from "./oauth/AuthorizationRequest.ts"
-import { authenticateClient } from "./oauth/ClientAuthentication.ts"
-import { emptyDocument, Prefix, prune, revokeGrants } from "./oauth/Grants.ts"
+import { authenticateClient, presentedClientId } from "./oauth/ClientAuthentication.ts"
+import * as Clients from "./oauth/Clients.ts"
+import { emptyDocument, Prefix, revokeGrants } from "./oauth/Grants.ts"
 import { type OAuthFailure, oauthFailure } from "./oauth/OAuthFailure.ts"
 import { validateRegistration } from "./oauth/Registration.ts"
 import { makeSignIns, type SignInForm, type SignInOutcome } from "./oauth/SignIns.ts"
@@ -61,7 +62,7 @@ export interface OAuthServerShape {
   /**
    * Deletes clients registered `OAUTH_UNUSED_CLIENT_HOURS` ago or earlier that never completed an
    * authorization (no connection, none in progress), and forgets sign-in counts past their window.
-   * Safe on every instance at once: the deletion is decided again under the document's row lock.
+   * One DELETE with every condition in it, so it is safe on every instance at once.
    */
   readonly sweep: Effect.Effect<{ readonly clients: number; readonly signInSubjects: number }, StoreError>
 }
@@ -113,7 +114,8 @@ export const make = Effect.gen(function*() {
     windowMillis: limits.signInWindowSeconds * 1000
   })
   const signIns = yield* makeSignIns(users, throttle)
-  const grants = makeTokenGrants({ store, signIns, unavailable })
+  const clients = yield* Clients.make
+  const grants = makeTokenGrants({ store, clients, signIns, unavailable })
   const metadata: AuthorizationServerMetadata = {
     issuer,
     authorization_endpoint: `${issuer}${OAuthPaths.authorize}`,
@@ -131,8 +133,14 @@ export const make = Effect.gen(function*() {
     service_documentation: `${config.publicBaseUrl}/docs`
   }
 
-  const clientFinder = (document: OAuthDocument) => (clientId: string) =>
-    Object.hasOwn(document.clients, clientId) ? document.clients[clientId] : undefined
+  /** The one client a request names, by primary key, as the synchronous finder the checks take. */
+  const clientNamed = (clientId: string | undefined) =>
+    Effect.map(
+      clientId === undefined ? Effect.succeedNone : clients.find(clientId),
+      (found) => (id: string) => Option.isSome(found) && found.value.clientId === id ? found.value : undefined
+    )
+
+  const unusedAt = (now: number): Clients.UnusedClients => ({ registeredBefore: now - unusedClientMillis, now })
 
   const consentFor = (
     client: OAuthClient,
@@ -159,20 +167,8 @@ export const make = Effect.gen(function*() {
         metadata,
         ...(secret === undefined ? {} : { secretHash: sha256(secret) })
       }
-      yield* store.update((document) => {
-        let clients = document.clients
-        if (Object.keys(clients).length >= maxClients) {
-          // make room by forgetting registrations that never led to a connection
-          const used = new Set(Object.values(document.grants).map((grant) => grant.clientId))
-          clients = Object.fromEntries(
-            Object.entries(clients).filter(([id, candidate]) =>
-              used.has(id) || now - candidate.issuedAt < unusedClientMillis
-            )
-          )
-        }
-        if (Object.keys(clients).length >= maxClients) return [false, document] as const
-        return [true, prune({ ...document, clients: { ...clients, [clientId]: client } }, now)] as const
-      }).pipe(
+      // when full, registrations that never led to a connection make room
+      yield* clients.register(client, maxClients, unusedAt(now)).pipe(
         Effect.catchTag("StoreError", unavailable),
         Effect.filterOrFail((stored) => stored, () =>
           oauthFailure("temporarily_unavailable", "registration is full; retry later", 503))
@@ -187,7 +183,7 @@ export const make = Effect.gen(function*() {
 
   const beginAuthorization: OAuthServerShape["beginAuthorization"] = (query) =>
     Effect.gen(function*() {
-      const document = yield* store.current.pipe(
+      const findClient = yield* clientNamed(query.get("client_id") ?? undefined).pipe(
         Effect.catchTag("StoreError", (error) =>
           Effect.zipRight(
             Effect.logError("account store unavailable", { reason: error.reason }),
@@ -197,7 +193,6 @@ export const make = Effect.gen(function*() {
             })
           ))
       )
-      const findClient = clientFinder(document)
       const request = yield* validateAuthorizationRequest(query, { issuer, resource, findClient })
       const handle = yield* signIns.open(request).pipe(
         Effect.mapError((): AuthorizationRefusal => ({
@@ -214,19 +209,23 @@ export const make = Effect.gen(function*() {
     })
 
   const completeAuthorization: OAuthServerShape["completeAuthorization"] = (form) =>
-    Effect.flatMap(store.current, (document) =>
-      signIns.decide(form, {
-        issuer,
-        consent: (handle, request) => {
-          const client = clientFinder(document)(request.clientId)
-          return client === undefined ? undefined : consentFor(client, handle, request)
-        }
-      })).pipe(Effect.catchTags({ StoreError: storeDown, SqlError: storeDown }))
+    signIns.decide(form, {
+      issuer,
+      consent: (handle, request) =>
+        Effect.map(
+          clients.find(request.clientId),
+          Option.match({ onNone: () => undefined, onSome: (client) => consentFor(client, handle, request) })
+        )
+    }).pipe(Effect.catchTags({ StoreError: storeDown, SqlError: storeDown }))
 
   const token: OAuthServerShape["token"] = (form, request) =>
     Effect.gen(function*() {
-      const document = yield* Effect.catchTag(store.current, "StoreError", unavailable)
-      const client = yield* authenticateClient(form, request.authorization, clientFinder(document))
+      const findClient = yield* Effect.catchTag(
+        clientNamed(presentedClientId(form, request.authorization)),
+        "StoreError",
+        unavailable
+      )
+      const client = yield* authenticateClient(form, request.authorization, findClient)
       const grantType = form.get("grant_type")
       if (grantType === "authorization_code") return yield* grants.exchangeCode(client, form, request.userAgent)
       if (grantType === "refresh_token") return yield* grants.refresh(client, form)
@@ -238,8 +237,12 @@ export const make = Effect.gen(function*() {
 
   const revoke: OAuthServerShape["revoke"] = (form, authorization) =>
     Effect.gen(function*() {
-      const document = yield* Effect.catchTag(store.current, "StoreError", unavailable)
-      const client = yield* authenticateClient(form, authorization, clientFinder(document))
+      const findClient = yield* Effect.catchTag(
+        clientNamed(presentedClientId(form, authorization)),
+        "StoreError",
+        unavailable
+      )
+      const client = yield* authenticateClient(form, authorization, findClient)
       const value = form.get("token")
       if (value === null) return yield* oauthFailure("invalid_request", "token is required")
       const presented = parseSecret(Prefix.access, value) ?? parseSecret(Prefix.refresh, value)
@@ -274,12 +277,11 @@ export const make = Effect.gen(function*() {
       ) {
         return Effect.succeedNone
       }
+      // no look-up of the client: revoking a client revokes its connections in the same transaction
       const grant = document.grants[stored.grantId]
-      const client = grant === undefined ? undefined : document.clients[grant.clientId]
-      if (
-        grant === undefined || grant.revokedAt !== undefined || grant.resource !== resource ||
-        client === undefined || client.revokedAt !== undefined
-      ) return Effect.succeedNone
+      if (grant === undefined || grant.revokedAt !== undefined || grant.resource !== resource) {
+        return Effect.succeedNone
+      }
       return Effect.map(
         users.find(grant.userId),
         Option.map((account): Principal => ({
@@ -294,45 +296,36 @@ export const make = Effect.gen(function*() {
   }
 
   const listClients = Effect.map(
-    Effect.orDie(store.current),
-    (document) =>
-      Object.values(document.clients).map((client) => ({
+    Effect.orDie(Effect.all([clients.list, store.current])),
+    ([registered, document]) =>
+      registered.map((client) => ({
         client,
         grants: Object.values(document.grants).filter((grant) => grant.clientId === client.clientId)
       }))
   )
 
+  // the client's row and its connections change in one transaction (see resolveAccessToken)
   const revokeClient = (clientId: string) =>
-    store.update((document) => {
-      const client = Object.hasOwn(document.clients, clientId) ? document.clients[clientId]! : undefined
-      if (client === undefined) return [false, document] as const
+    clients.withTransaction(Effect.gen(function*() {
       const now = Date.now()
-      const grantIds = new Set(
-        Object.values(document.grants).filter((grant) => grant.clientId === clientId).map((grant) => grant.id)
-      )
-      const revoked = revokeGrants(document, grantIds, "client revoked by the operator", now)
-      return [true, {
-        ...revoked,
-        clients: { ...revoked.clients, [clientId]: { ...client, revokedAt: client.revokedAt ?? now } }
-      }] as const
-    })
+      if (!(yield* clients.markRevoked(clientId, now))) return false
+      yield* store.update((document) => {
+        const grantIds = new Set(
+          Object.values(document.grants).filter((grant) => grant.clientId === clientId).map((grant) => grant.id)
+        )
+        return [undefined, revokeGrants(document, grantIds, "client revoked by the operator", now)] as const
+      })
+      return true
+    })).pipe(
+      Effect.catchTag("SqlError", () => Effect.fail(new StoreError({ reason: "cannot revoke the OAuth client" })))
+    )
 
   const sweep: OAuthServerShape["sweep"] = Effect.gen(function*() {
     const cutoff = (yield* Clock.currentTimeMillis) - unusedClientMillis
     const unreadable = (what: string) => () => new StoreError({ reason: `cannot read ${what}` })
-    const inFlight = yield* Effect.mapError(signIns.clientsInFlight, unreadable("the pending sign-ins"))
-    const clients = yield* store.update((document) => {
-      const used = new Set(Object.values(document.grants).map((grant) => grant.clientId))
-      const unused = Object.values(document.clients).filter((client) =>
-        client.issuedAt <= cutoff && !used.has(client.clientId) && !inFlight.has(client.clientId)
-      )
-      if (unused.length === 0) return [0, document] as const
-      const gone = new Set(unused.map((client) => client.clientId))
-      const kept = Object.fromEntries(Object.entries(document.clients).filter(([id]) => !gone.has(id)))
-      return [unused.length, { ...document, clients: kept }] as const
-    })
+    const swept = yield* clients.sweep({ registeredBefore: cutoff, now: Date.now() })
     const signInSubjects = yield* Effect.mapError(throttle.sweep, unreadable("the sign-in throttle"))
-    return { clients, signInSubjects }
+    return { clients: swept, signInSubjects }
   })
 
   return {

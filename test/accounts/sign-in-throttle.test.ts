@@ -142,7 +142,7 @@ describe("sign-in throttle", () => {
         }))
         const outcome = yield* signIns.decide(
           { handle, email: "owner@example.com", password: "right", approve: true, address: "192.0.2.7" },
-          { issuer: "https://ecds.example", consent: () => "the consent page" }
+          { issuer: "https://ecds.example", consent: () => Effect.succeed("the consent page") }
         )
         expect(outcome).toEqual({
           _tag: "Throttled",

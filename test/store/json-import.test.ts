@@ -133,11 +133,17 @@ for (const engine of engines) {
                 (users) => users.signIn("Ada@Example.com", "correct horse battery")
               ),
               connection: yield* Effect.flatMap(OAuthServer.OAuthServer, (server) =>
-                server.resolveAccessToken(accessToken))
+                server.resolveAccessToken(accessToken)),
+              // the client went to its own table, marked as having connected (never swept)
+              clients: yield* Effect.flatMap(SqlClient, (sql) =>
+                sql`SELECT client_id, connected_at IS NOT NULL AS connected FROM oauth_clients`).pipe(
+                  Effect.provide(Layer.succeedContext(store))
+                )
             }
           }).pipe(Effect.provide(services))
           expect(Option.getOrThrow(firstStart.alpha)).toEqual(first.record)
           expect(Option.getOrThrow(firstStart.beta).status).toBe("billing_issue")
+          expect(firstStart.clients).toEqual([{ clientId: "svc_client_1", connected: true }])
           expect(firstStart.balance).toBe(4)
           expect(firstStart.usage.spent).toBe(1)
           expect(firstStart.user).toBe(3)
@@ -172,7 +178,9 @@ for (const engine of engines) {
             Credits.Credits,
             Credits.layerJsonFile.pipe(Layer.provide(AppConfig.layerWith({ dataDir })))
           )
-            .pipe(Effect.flatMap((credits) => credits.add(first.record.keyId, 100)))
+            .pipe(Effect.flatMap((credits) =>
+              credits.add(first.record.keyId, 100)
+            ))
           const secondStart = yield* Effect.flatMap(Credits.Credits, (credits) => credits.balance(first.record.keyId))
             .pipe(Effect.provide(services))
           expect(secondStart).toBe(4)

@@ -209,7 +209,7 @@ describe("PostgreSQL unreachable: credentials cannot be checked", () => {
           }))
           return yield* signIns.decide(
             { handle, email: "owner@example.com", password, approve: true, address: "192.0.2.7" },
-            { issuer: "https://ecds.example", consent: () => "the consent page" }
+            { issuer: "https://ecds.example", consent: () => Effect.succeed("the consent page") }
           )
         }),
         context

@@ -82,7 +82,11 @@ export const importDataDir = (dataDir: string) =>
     const oauth = yield* readJson(join(dataDir, "accounts", "oauth.json"), OAuthDocument)
     const documents = [
       { name: DocumentNames.users, body: users === undefined ? undefined : Schema.encodeSync(UsersDocument)(users) },
-      { name: DocumentNames.oauth, body: oauth === undefined ? undefined : Schema.encodeSync(OAuthDocument)(oauth) }
+      // its clients go to their own table (below); the document keeps connections and tokens
+      {
+        name: DocumentNames.oauth,
+        body: oauth === undefined ? undefined : Schema.encodeSync(OAuthDocument)({ ...oauth, clients: {} })
+      }
     ]
     const found = [keys, credits, users, oauth].some((file) => file !== undefined)
     return yield* sql.withTransaction(Effect.gen(function*() {
@@ -91,7 +95,7 @@ export const importDataDir = (dataDir: string) =>
       if (done.length > 0) return undefined
       const [held] = yield* sql<{ rows: number }>`
         SELECT (SELECT count(*) FROM api_keys) + (SELECT count(*) FROM credit_accounts)
-          + (SELECT count(*) FROM store_documents) AS rows`
+          + (SELECT count(*) FROM store_documents) + (SELECT count(*) FROM oauth_clients) AS rows`
       const empty = held !== undefined && held.rows === 0
       const summary: ImportSummary = empty
         ? {
@@ -130,6 +134,22 @@ export const importDataDir = (dataDir: string) =>
         if (!empty || document.body === undefined) continue
         yield* sql`INSERT INTO store_documents (name, version, body)
           VALUES (${document.name}, 1, ${JSON.stringify(document.body)}::jsonb)`
+      }
+      if (empty && oauth !== undefined) {
+        const grants = Object.values(oauth.grants)
+        for (const client of Object.values(oauth.clients)) {
+          const connected = grants.filter((grant) => grant.clientId === client.clientId).map((grant) => grant.createdAt)
+          yield* sql`INSERT INTO oauth_clients ${
+            sql.insert({
+              clientId: client.clientId,
+              issuedAt: client.issuedAt,
+              secretHash: client.secretHash ?? null,
+              metadata: JSON.stringify(client.metadata),
+              revokedAt: client.revokedAt ?? null,
+              connectedAt: connected.length === 0 ? null : Math.max(...connected)
+            })
+          }`
+        }
       }
       yield* sql`INSERT INTO store_imports ${
         sql.insert({ importName, summary: JSON.stringify({ ...summary, storeWasEmpty: empty }) })

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Schema } from "effect"
 import { type DocumentStore, StoreError } from "./DocumentStore.ts"
 
-/** The rows of `store_documents`: development users; OAuth clients, connections and tokens. */
+/** The rows of `store_documents`: development users; OAuth connections and tokens (clients: `oauth_clients`). */
 export const DocumentNames = { users: "users", oauth: "oauth" } as const
 
 /**
@@ -13,7 +13,7 @@ export const DocumentNames = { users: "users", oauth: "oauth" } as const
  * another writer changed it, so every instance reads what any instance last wrote.
  *
  * Every write rewrites the whole document: right for the account documents (development users,
- * OAuth clients and their connections), whose size is bounded, not for unbounded record sets.
+ * OAuth connections), whose size is bounded, not for unbounded record sets such as registered clients.
  */
 export const make = <A, I>(options: {
   readonly name: string

@@ -20,6 +20,10 @@ const basicCredentials = (authorization: string | undefined) => {
   }
 }
 
+/** The client_id a token or revocation request names (Basic header first), to look the client up. */
+export const presentedClientId = (form: URLSearchParams, authorization: string | undefined): string | undefined =>
+  basicCredentials(authorization)?.clientId ?? form.get("client_id") ?? undefined
+
 /**
  * Authenticates the client at the token and revocation endpoints with the method it registered:
  * public clients (`none`) by client_id alone, confidential ones by a secret in the Basic header or

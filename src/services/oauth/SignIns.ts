@@ -110,18 +110,18 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
         return Option.isNone(request) ? undefined : { request: requestOf(request.value), expiresAt: row.expiresAt }
       })
 
-    const decide = <C>(
+    const decide = <C, E>(
       form: SignInForm,
       context: {
         readonly issuer: string
-        readonly consent: (handle: string, request: AuthorizationRequest) => C | undefined
+        readonly consent: (handle: string, request: AuthorizationRequest) => Effect.Effect<C | undefined, E>
       }
-    ): Effect.Effect<SignInOutcome<C>, SqlError> =>
+    ): Effect.Effect<SignInOutcome<C>, SqlError | E> =>
       Effect.gen(function*() {
         const expired = { _tag: "Expired" as const }
         const forget = sql`DELETE FROM oauth_pending WHERE handle = ${form.handle} RETURNING handle`
         const entry = yield* pendingOf(form.handle)
-        const consent = entry === undefined ? undefined : context.consent(form.handle, entry.request)
+        const consent = entry === undefined ? undefined : yield* context.consent(form.handle, entry.request)
         if (entry === undefined || entry.expiresAt <= Date.now() || consent === undefined) {
           yield* forget
           return expired
@@ -206,14 +206,7 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
         return { code, reused: first.length === 0 }
       })
 
-    /** Clients with a sign-in waiting or a code not yet expired: their registration is in use. */
-    const clientsInFlight = Effect.suspend(() =>
-      sql<{ clientId: string | null }>`
-        SELECT request->>'clientId' AS client_id FROM oauth_pending WHERE expires_at > ${Date.now()}
-        UNION SELECT request->>'clientId' AS client_id FROM oauth_codes WHERE expires_at > ${Date.now()}`
-    ).pipe(Effect.map((rows) => new Set(rows.flatMap((row) => row.clientId ?? []))))
-
-    return { open, decide, takeCode, clientsInFlight }
+    return { open, decide, takeCode }
   })
 
 export type SignIns = Effect.Effect.Success<ReturnType<typeof makeSignIns>>

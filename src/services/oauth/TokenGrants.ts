@@ -3,6 +3,7 @@ import type { ClientSource, Grant, OAuthClient, OAuthDocument } from "../../doma
 import type { TokenResponse } from "../../domain/OAuth.ts"
 import { type DocumentStore, StoreError } from "../accounts/DocumentStore.ts"
 import { parseSecret, pkceMatches, secretMatches } from "../accounts/Secrets.ts"
+import type { Clients } from "./Clients.ts"
 import { issueTokens, Prefix, prune, revokeGrants } from "./Grants.ts"
 import { type OAuthFailure, oauthFailure } from "./OAuthFailure.ts"
 import type { SignIns } from "./SignIns.ts"
@@ -16,10 +17,11 @@ const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]
  */
 export const makeTokenGrants = (context: {
   readonly store: DocumentStore<OAuthDocument>
+  readonly clients: Clients
   readonly signIns: SignIns
   readonly unavailable: (error: StoreError) => Effect.Effect<never, OAuthFailure>
 }) => {
-  const { signIns, store, unavailable } = context
+  const { clients, signIns, store, unavailable } = context
 
   const exchangeCode = (client: OAuthClient, form: URLSearchParams, userAgent: string | undefined) =>
     Effect.gen(function*() {
@@ -70,14 +72,24 @@ export const makeTokenGrants = (context: {
         createdAt: now
       }
       const withRefresh = client.metadata.grant_types.includes("refresh_token")
-      return yield* store.update((document) =>
-        issueTokens(
-          prune({ ...document, grants: { ...document.grants, [grant.id]: grant } }, now),
-          grant,
-          withRefresh,
-          now
+      // the client's row stays locked until the connection is stored: a revocation of the client
+      // either came first (no connection) or waits and then ends this connection with the others
+      return yield* clients.withTransaction(Effect.gen(function*() {
+        if (!(yield* clients.markConnected(client.clientId, now))) {
+          return yield* oauthFailure("invalid_client", "client authentication failed", 401)
+        }
+        return yield* store.update((document) =>
+          issueTokens(
+            prune({ ...document, grants: { ...document.grants, [grant.id]: grant } }, now),
+            grant,
+            withRefresh,
+            now
+          )
         )
-      ).pipe(Effect.catchTag("StoreError", unavailable))
+      })).pipe(
+        Effect.catchTag("SqlError", () => Effect.fail(new StoreError({ reason: "cannot write the OAuth clients" }))),
+        Effect.catchTag("StoreError", unavailable)
+      )
     })
 
   const checkResource = (form: URLSearchParams, bound: string) => {
