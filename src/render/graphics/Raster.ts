@@ -5,6 +5,7 @@ import { join } from "node:path"
 import satori from "satori"
 import { fonts } from "../pdf/Fonts.ts"
 import { opaquePng } from "./Png.ts"
+import { cachedSvg } from "./SvgCache.ts"
 
 /** A satori element: the React element shape, without React. */
 export interface Node {
@@ -60,12 +61,16 @@ const loadFonts = () => {
 const satoriFonts = () => (fontList ??= loadFonts())
 
 /**
- * Lays the element out with satori as SVG; sizes are in points. The layout awaits the result only
- * after placing the text, so a failure is marked handled here and surfaces when the picture is
- * placed, not as an unhandled rejection.
+ * Lays the element out with satori as SVG; sizes are in points. The same element and size give
+ * the same SVG (the fonts are fixed), so recent layouts are reused by their input. The layout
+ * awaits the result only after placing the text, so a failure is marked handled here and surfaces
+ * when the picture is placed, not as an unhandled rejection.
  */
 export const layoutSvg = (element: Node, width: number, height: number): Promise<string> => {
-  const svg = satori(element as any, { width, height, fonts: satoriFonts(), embedFont: false })
+  const svg = cachedSvg(
+    `${width}x${height}:${JSON.stringify(element)}`,
+    () => satori(element as any, { width, height, fonts: satoriFonts(), embedFont: false })
+  )
   svg.catch(() => undefined)
   return svg
 }

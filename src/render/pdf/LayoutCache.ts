@@ -28,6 +28,35 @@ interface EmbeddedFont {
   layout: (text: string, features?: unknown, onlyWidth?: boolean) => unknown
   layoutRun(text: string, features?: unknown): Run
   layoutCached(text: string): Run
+  encode: (text: string, features?: unknown) => [Array<string>, ReadonlyArray<unknown>]
+  readonly subset: { includeGlyph(id: number): number }
+  readonly widths: Array<number | undefined>
+  readonly unicode: Array<unknown>
+  readonly scale: number
+}
+
+/** Glyph ids in the subset as pdfkit writes them (4 hex digits), made once per id, not per glyph. */
+const hexIds: Array<string> = []
+
+/** pdfkit's `encode`, with each subset id's hex text taken from the table above: the same output. */
+function encodeWithHexIds(
+  this: EmbeddedFont,
+  text: string,
+  features?: unknown
+): [Array<string>, ReadonlyArray<unknown>] {
+  const { glyphs, positions } = this.layout(text, features) as {
+    glyphs: ReadonlyArray<{ id: number; advanceWidth: number; codePoints: unknown }>
+    positions: ReadonlyArray<unknown>
+  }
+  const res = new Array<string>(glyphs.length)
+  for (let i = 0; i < glyphs.length; i++) {
+    const glyph = glyphs[i]!
+    const gid = this.subset.includeGlyph(glyph.id)
+    res[i] = hexIds[gid] ??= `0000${gid.toString(16)}`.slice(-4)
+    if (this.widths[gid] == null) this.widths[gid] = glyph.advanceWidth * this.scale
+    if (this.unicode[gid] == null) this.unicode[gid] = glyph.codePoints
+  }
+  return [res, positions]
 }
 
 /**
@@ -86,6 +115,7 @@ export const sharedLayouts = (doc: PDFKit.PDFDocument): { readonly trim: () => v
         font.layoutCache = shared.words
         font.shapedCache = shared.shaped
         font.layout = layoutByWords
+        font.encode = encodeWithHexIds
       }
     }
     return doc
