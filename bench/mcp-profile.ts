@@ -62,7 +62,7 @@ const topSelf = (file: string, count = 45) => {
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
   const times: Array<number> = []
   let t = 0
-  for (const delta of profile.timeDeltas) times.push((t += delta))
+  for (const delta of profile.timeDeltas) times.push(t += delta)
   const windowStart = t - (seconds + 0.5) * 1e6
   const self = new Map<string, number>()
   const inclusive = new Map<string, number>()
@@ -132,7 +132,11 @@ const main = async () => {
         () => load(target.url, { ...target.options, connections: 8, durationSeconds: seconds })
       )
       const us = Math.round((cpuMs * 1000) / result.requests)
-      console.log(`${name}: ${us} us/req, ${result.requests} req, p50 ${result.latencyMs.p50} p99 ${result.latencyMs.p99} ms, errors ${result.errors + result.non2xx}`)
+      console.log(
+        `${name}: ${us} us/req, ${result.requests} req, p50 ${result.latencyMs.p50} p99 ${result.latencyMs.p99} ms, errors ${
+          result.errors + result.non2xx
+        }`
+      )
       return us
     }
     if (kind === "both") {
