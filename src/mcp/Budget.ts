@@ -40,8 +40,19 @@ export const continuation = (page: TextPage, nextCall: (offset: number) => strin
       page.end < page.total ? ` Rest: ${nextCall(page.end)}` : " End of text."
     }]`
 
+// domain values are immutable and services hand the same answer out again (memoized lookups):
+// its length is measured once, not serialized again on every call only to be counted
+const measured = new WeakMap<object, number>()
+
 /** Characters of a value as a structured result's text carries it. */
-export const jsonChars = (value: unknown): number => JSON.stringify(value)?.length ?? 0
+export const jsonChars = (value: unknown): number => {
+  if (typeof value !== "object" || value === null) return JSON.stringify(value)?.length ?? 0
+  const known = measured.get(value)
+  if (known !== undefined) return known
+  const chars = JSON.stringify(value)?.length ?? 0
+  measured.set(value, chars)
+  return chars
+}
 
 /**
  * How many of `items`, from the first, fit in `room` characters of JSON (an array's commas

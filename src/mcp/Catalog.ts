@@ -92,7 +92,9 @@ const resultEncoder = (tool: Tool.Any) => {
         if (known !== undefined) return Either.right(known)
         return Either.map(encode(value), (encoded) => {
           const json = JSON.stringify(encoded)
-          const result = { content: [{ type: "text", text: json }], structuredContent: new JsonText(json) }
+          // the text copy is escaped once too: as a JSON string it is as long as the value itself
+          const content = new JsonText(JSON.stringify([{ type: "text", text: json }]))
+          const result = { content, structuredContent: new JsonText(json) }
           if (typeof value === "object" && value !== null) encodings.set(value, result)
           return result
         })
@@ -113,9 +115,15 @@ const bindTool = (tool: Tool.Any, context: Context.Context<unknown>): BoundTool 
     call: (args, caller) => {
       const input = decode(args ?? {})
       if (Either.isLeft(input)) return Effect.succeed(invalidArguments(input.left))
-      // the catalogue's context holds every service its tools need (see `make`); the caller comes per call
+      // the catalogue's context holds every service its tools need (see `make`); the caller comes per call.
+      // One merge of the three, not `Context.add` then `provide`: each of those copies the whole
+      // catalogue context, on every call
       const run = tool.run(input.right) as Effect.Effect<unknown, unknown, unknown>
-      return Effect.provide(run, Context.add(context, Tool.Caller, caller)).pipe(
+      const withCaller = Context.make(Tool.Caller, caller)
+      return Effect.mapInputContext<unknown, unknown, unknown, never>(
+        run,
+        (parent) => Context.mergeAll(parent, context, withCaller)
+      ).pipe(
         Effect.matchEffect({
           onFailure: (error) => Effect.succeed(failureResult(error)),
           // a result that does not match the tool's own output schema is a defect, not a tool error

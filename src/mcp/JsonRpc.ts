@@ -101,22 +101,32 @@ export const error = (id: RequestId | null, failure: RpcError) => ({
  */
 export class JsonText {
   constructor(readonly json: string) {}
-  /** Only reached if a JsonText ends up outside `structuredContent`: correct, at the price of a parse. */
+  /** Only reached if a JsonText ends up below a result's top level: correct, at the price of a parse. */
   toJSON(): unknown {
     return JSON.parse(this.json)
   }
 }
 
-/** The response text of a result whose `structuredContent` may be pre-serialized JSON. */
+/** `"key":value` of one result member; none for a value JSON leaves out (undefined). */
+const member = (key: string, value: unknown): string | undefined => {
+  const json: string | undefined = value instanceof JsonText ? value.json : JSON.stringify(value)
+  return json === undefined ? undefined : `${JSON.stringify(key)}:${json}`
+}
+
+/**
+ * The response text of a result whose top-level members (`content`, `structuredContent`) may be
+ * pre-serialized JSON. A pre-serialized `structuredContent` is written last; every other member
+ * keeps its place, so the text is what `JSON.stringify` of the plain result would give.
+ */
 export const serializeResult = (id: RequestId, value: Record<string, unknown>): string => {
   const { structuredContent, ...rest } = value
-  let result: string
-  if (structuredContent instanceof JsonText) {
-    const others = JSON.stringify(rest)
-    const field = `"structuredContent":${structuredContent.json}`
-    result = others === "{}" ? `{${field}}` : `${others.slice(0, -1)},${field}}`
-  } else {
-    result = JSON.stringify(value)
+  const entries = structuredContent instanceof JsonText
+    ? [...Object.entries(rest), ["structuredContent", structuredContent] as const]
+    : Object.entries(value)
+  const members: Array<string> = []
+  for (const [key, field] of entries) {
+    const text = member(key, field)
+    if (text !== undefined) members.push(text)
   }
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${members.join(",")}}}`
 }

@@ -73,4 +73,26 @@ describe("JSON-RPC ids are echoed verbatim (issue 19 finding 7)", () => {
       result: { nested: { inner: 3 } }
     })
   })
+
+  it("a result with pre-serialized members is the text JSON.stringify gives the plain result, structuredContent last", () => {
+    const structured = { eccn: "5A002", text: "quote \" and \u2028 and ü" }
+    const json = JSON.stringify(structured)
+    const content = [{ type: "text", text: json }]
+    const meta = { "svc/date": "2026-01-01" }
+    const pre = serializeResult(7, {
+      resultType: "complete",
+      content: new JsonText(JSON.stringify(content)),
+      structuredContent: new JsonText(json),
+      skipped: undefined,
+      _meta: meta
+    })
+    const plain = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      result: { resultType: "complete", content, _meta: meta, structuredContent: structured }
+    })
+    expect(pre).toBe(plain)
+    const failure = { content: [{ type: "text", text: "no" }], structuredContent: { a: 1 }, isError: true }
+    expect(serializeResult("x", failure)).toBe(JSON.stringify({ jsonrpc: "2.0", id: "x", result: failure }))
+  })
 })

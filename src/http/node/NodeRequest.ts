@@ -8,7 +8,7 @@ import {
   UrlParams
 } from "@effect/platform"
 import { NodeMultipart, NodeStream } from "@effect/platform-node"
-import { Effect, Inspectable, Option, Stream } from "effect"
+import { Deferred, Effect, FiberId, Inspectable, Option, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
 
 const decoder = new TextDecoder()
@@ -23,7 +23,7 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
   readonly method: HttpMethod.HttpMethod
   readonly originalUrl: string
   private cachedHeaders: Headers.Headers | undefined
-  private cachedBody: Effect.Effect<Uint8Array, HttpServerError.RequestError> | undefined
+  private body: Deferred.Deferred<Uint8Array, HttpServerError.RequestError> | undefined
 
   constructor(
     readonly source: IncomingMessage,
@@ -57,17 +57,26 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
     return Effect.map(this.bytes, (bytes) => new Uint8Array(bytes).buffer)
   }
 
-  /** The body, read once and bounded by the `MaxBodySize` in effect. */
+  /**
+   * The body, read once and bounded by the `MaxBodySize` in effect: the first reader reads it into a
+   * deferred every later reader awaits (interrupted, it interrupts them too). Not `Effect.cached`,
+   * whose `runSync` to build the cache costs a fiber on every request with a body.
+   */
   get bytes(): Effect.Effect<Uint8Array, HttpServerError.RequestError> {
-    this.cachedBody ??= Effect.runSync(Effect.cached(Effect.flatMap(
-      HttpIncomingMessage.MaxBodySize,
-      (maxBytes) =>
-        NodeStream.toUint8Array(() => this.source, {
-          onFailure: this.fail("Transport", "the body could not be read"),
-          maxBytes: Option.getOrUndefined(maxBytes)
-        })
-    )))
-    return this.cachedBody
+    return Effect.suspend(() => {
+      if (this.body !== undefined) return Deferred.await(this.body)
+      const body = Deferred.unsafeMake<Uint8Array, HttpServerError.RequestError>(FiberId.none)
+      this.body = body
+      const read = Effect.flatMap(
+        HttpIncomingMessage.MaxBodySize,
+        (maxBytes) =>
+          NodeStream.toUint8Array(() => this.source, {
+            onFailure: this.fail("Transport", "the body could not be read"),
+            maxBytes: Option.getOrUndefined(maxBytes)
+          })
+      )
+      return Effect.zipRight(Effect.intoDeferred(read, body), Deferred.await(body))
+    })
   }
 
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
