@@ -8,7 +8,7 @@ import { startBareServer, startService } from "./lib/processes.ts"
  * credential, which bypasses the response cache and runs the HttpApi handler on every request.
  */
 export const run = async () => {
-  const service = await startService({ RATE_LIMIT_PER_MINUTE: "1000000000" })
+  const service = await startService({ RATE_LIMIT_PER_MINUTE: "1000000" })
   const sample = await fetch(`${service.url}/`)
   const body = new Uint8Array(await sample.arrayBuffer())
   const headers: Record<string, string> = {}
