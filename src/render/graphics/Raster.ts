@@ -69,7 +69,7 @@ const satoriFonts = () => (fontList ??= loadFonts())
 export const layoutSvg = (element: Node, width: number, height: number): Promise<string> => {
   const svg = cachedSvg(
     `${width}x${height}:${JSON.stringify(element)}`,
-    () => satori(element as any, { width, height, fonts: satoriFonts(), embedFont: false })
+    () => satori(element, { width, height, fonts: satoriFonts(), embedFont: false })
   )
   svg.catch(() => undefined)
   return svg
