@@ -3,7 +3,6 @@ import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import pg from "pg"
 import { migrated } from "../src/layers/Store.ts"
 import * as SqlCredits from "../src/services/accounts/SqlCredits.ts"
 import * as SqlKeys from "../src/services/accounts/SqlKeys.ts"
@@ -12,12 +11,11 @@ import * as Credits from "../src/services/Credits.ts"
 import * as KeyStore from "../src/services/KeyStore.ts"
 import * as Pglite from "../src/services/store/Pglite.ts"
 import * as Postgres from "../src/services/store/Postgres.ts"
+import { adminUrl, withScratchDatabase } from "./lib/database.ts"
 
 const iterations = Number(process.env.BENCH_ACCOUNTS_ITERATIONS ?? 1000)
 const warmup = 100
 const concurrency = 8
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/test"
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
@@ -130,21 +128,6 @@ const sqlAccounts = (store: Layer.Layer<SqlClient, unknown>) =>
     KeyStore.KeyStore | Credits.Credits
   >
 
-const withDatabase = async <A>(use: (url: string) => Promise<A>) => {
-  const name = `ecds_bench_${process.pid}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  try {
-    await admin.query(`CREATE DATABASE ${name}`)
-    const url = new URL(adminUrl)
-    url.pathname = `/${name}`
-    return await use(url.href)
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await admin.end()
-  }
-}
-
 export const run = async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-accounts-"))
   try {
@@ -156,7 +139,7 @@ export const run = async () => {
     const embedded = await Effect.runPromise(measure(sqlAccounts(
       migrated(Pglite.layer({ dataDir: join(dataDir, "db") }), "embedded")
     )))
-    const postgresql = await withDatabase((url) =>
+    const postgresql = await withScratchDatabase("ecds_bench", (url) =>
       Effect.runPromise(measure(sqlAccounts(
         migrated(
           Postgres.layer(Redacted.make(url), {
@@ -169,8 +152,7 @@ export const run = async () => {
           }),
           "postgresql"
         )
-      )))
-    ).catch((error: unknown) => ({ skipped: `no PostgreSQL at ${new URL(adminUrl).host}: ${String(error)}` }))
+      )))).catch((error: unknown) => ({ skipped: `no PostgreSQL at ${new URL(adminUrl).host}: ${String(error)}` }))
     const ratio = (other: typeof json | { skipped: string }) =>
       "skipped" in other ? undefined : {
         p99VsJson: round(other.sequentialMs.p99 / json.sequentialMs.p99),

@@ -2,12 +2,12 @@ import { SqlClient as SqlClientTag } from "@effect/sql/SqlClient"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
 import { loadavg } from "node:os"
-import pg from "pg"
 import { migrated } from "../src/layers/Store.ts"
 import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
 import { noFields } from "../src/services/enforcement/Fields.ts"
 import * as Pglite from "../src/services/store/Pglite.ts"
 import * as Postgres from "../src/services/store/Postgres.ts"
+import { withScratchDatabase } from "./lib/database.ts"
 import * as MiniSearchArchive from "./lib/MiniSearchArchive.ts"
 
 /** The size SPEC gives for the BIS export-violations catalog. */
@@ -76,9 +76,6 @@ export const synthetic = (): Array<ArchiveRepo.ArchiveWrite> => {
 }
 
 const queries = ["thermal cameras export", "encryption software", "freight forwarder invoice", "lasers", "w1a"]
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/test"
-
 const percentiles = (samples: Array<number>) => {
   const sorted = [...samples].sort((a, b) => a - b)
   const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! * 100) / 100
@@ -188,21 +185,6 @@ const engine = async (
   }
 }
 
-const withDatabase = async <A>(use: (url: string) => Promise<A>) => {
-  const name = `ecds_bench_archive_${process.pid}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  try {
-    await admin.query(`CREATE DATABASE ${name}`)
-    const url = new URL(adminUrl)
-    url.pathname = `/${name}`
-    return await use(url.href)
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await admin.end()
-  }
-}
-
 /**
  * Archive search, 20 hits with snippets, over the same 1,100 documents: the SQL full-text search
  * (tsvector + GIN, `ts_rank_cd`, `ts_headline`) on the embedded engine and on PostgreSQL, against
@@ -226,7 +208,7 @@ export const run = async () => {
   }
   const quiet = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, Logger.minimumLogLevel(LogLevel.Warning))
   const embedded = await engine(quiet(migrated(Pglite.layer({}), "embedded")), writes, baseline)
-  const postgresql = await withDatabase((url) =>
+  const postgresql = await withScratchDatabase("ecds_bench_archive", (url) =>
     engine(
       quiet(migrated(
         Postgres.layer(Redacted.make(url), {
@@ -241,8 +223,7 @@ export const run = async () => {
       )),
       writes,
       baseline
-    )
-  )
+    ))
   return {
     description: `archive search over ${documents} synthetic documents (900 words each), 20 hits with snippets, ` +
       `${rounds} queries each, interleaved: SQL full-text search (embedded engine, PostgreSQL) vs the former ` +
