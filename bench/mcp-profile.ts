@@ -7,6 +7,7 @@ import { startFakeUpstream } from "../test/support/FakeUpstream.ts"
 import { cpuDuring } from "./lib/cpu.ts"
 import { generatedCcl } from "./lib/generated-ccl.ts"
 import { load } from "./lib/load.ts"
+import { getEccnRequests, waitUntilStored } from "./lib/mcp-get-eccn.ts"
 import { pinned, startChild } from "./lib/processes.ts"
 
 /**
@@ -18,26 +19,6 @@ const bearer = "svc_live_bench"
 const eccn = "5A002.a.1"
 const kind = process.argv[2] ?? "both"
 const seconds = Number(process.argv[3] ?? 6)
-
-const body = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "tools/call",
-  params: {
-    name: "get_eccn",
-    arguments: { eccn },
-    _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} }
-  }
-})
-const authorization = `Bearer ${bearer}`
-const mcpHeaders = {
-  authorization,
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "tools/call",
-  "mcp-name": "get_eccn"
-}
 
 interface Node {
   readonly id: number
@@ -116,16 +97,9 @@ const main = async () => {
     pinned(0, [process.execPath, ...flags, "--import", "tsx", "bench/lib/mcp-server.ts"]),
     { RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warn", BENCH_BEARER: bearer, ECFR_BASE_URL: ecfr.url, DATA_DIR: dataDir }
   )
-  const restUrl = `${service.url}/api/eccn/${eccn}?format=json`
-  const mcp = { url: `${service.url}/mcp`, options: { method: "POST" as const, headers: mcpHeaders, body } }
-  const rest = { url: restUrl, options: { headers: { authorization } } }
+  const { authorization, mcp, rest, restUrl } = getEccnRequests(service.url, bearer, eccn)
   try {
-    for (let attempt = 0; attempt < 30; attempt++) {
-      const warm = await fetch(restUrl, { headers: { authorization } })
-      await warm.arrayBuffer()
-      if (warm.status !== 503) break
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-    }
+    await (await waitUntilStored(restUrl, authorization)).arrayBuffer()
     const run = async (name: string, target: typeof mcp | typeof rest) => {
       const { cpuMs, result } = await cpuDuring(
         service.process.pid!,

@@ -8,6 +8,7 @@ import { startFakeUpstream } from "../test/support/FakeUpstream.ts"
 import { cpuDuring } from "./lib/cpu.ts"
 import { generatedCcl } from "./lib/generated-ccl.ts"
 import { compare, load, type LoadOptions } from "./lib/load.ts"
+import { getEccnRequests, waitUntilStored } from "./lib/mcp-get-eccn.ts"
 import { startService } from "./lib/processes.ts"
 
 /**
@@ -35,51 +36,16 @@ export const run = async () => {
     "bench/lib/mcp-server.ts"
   )
   try {
-    const authorization = `Bearer ${bearer}`
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name: "get_eccn",
-        arguments: { eccn },
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {}
-        }
-      }
-    })
-    const mcpHeaders = {
-      authorization,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "get_eccn"
-    }
-    const restUrl = `${service.url}/api/eccn/${eccn}?format=json`
-    // a cold part 774 may outlast the interactive upstream deadline (503): wait until it is stored
-    let warm = await fetch(restUrl, { headers: { authorization } })
-    for (let attempt = 0; warm.status === 503 && attempt < 30; attempt++) {
-      await warm.arrayBuffer()
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-      warm = await fetch(restUrl, { headers: { authorization } })
-    }
-    const rest = await warm.text()
-    const answer = await (await fetch(`${service.url}/mcp`, { method: "POST", headers: mcpHeaders, body })).json()
+    const requests = getEccnRequests(service.url, bearer, eccn)
+    const rest = await (await waitUntilStored(requests.restUrl, requests.authorization)).text()
+    const answer = await (await fetch(requests.mcp.url, requests.mcp.options)).json()
     if (JSON.stringify(answer.result?.structuredContent) !== rest) {
       throw new Error(`tools/call get_eccn does not answer the REST JSON: ${JSON.stringify(answer).slice(0, 300)}`)
     }
-    const result = await compare(
-      { url: `${service.url}/mcp`, options: { method: "POST", headers: mcpHeaders, body } },
-      { url: restUrl, options: { headers: { authorization } } }
-    )
+    const result = await compare(requests.mcp, requests.rest)
     const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000
-    const cpu = await cpuPerRequest(service.process.pid!, {
-      mcpKey: { url: `${service.url}/mcp`, options: { method: "POST", headers: mcpHeaders, body } },
-      restKey: { url: restUrl, options: { headers: { authorization } } }
-    })
-    const deployed = await asDeployed(ecfr.url, body, mcpHeaders)
+    const cpu = await cpuPerRequest(service.process.pid!, { mcpKey: requests.mcp, restKey: requests.rest })
+    const deployed = await asDeployed(ecfr.url)
     return {
       description: `tools/call get_eccn ${eccn} (2026-07-28, API key) vs GET /api/eccn/${eccn}?format=json ` +
         "(same key, no response cache) on one server, 32 connections, alternating rounds",
@@ -104,7 +70,7 @@ export const run = async () => {
  * The same pair on `npm start`'s own entry, with a key made by `ecds keys create` and checked
  * against the key store on every request, as deployed (both surfaces pay that lookup).
  */
-const asDeployed = async (ecfrUrl: string, body: string, headers: Record<string, string>) => {
+const asDeployed = async (ecfrUrl: string) => {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-mcp-deployed-"))
   // the keys CLI, as an operator makes one (test support's in-process variant needs vitest)
   const created = spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "keys", "create"], {
@@ -120,18 +86,9 @@ const asDeployed = async (ecfrUrl: string, body: string, headers: Record<string,
     DATA_DIR: dataDir
   })
   try {
-    const authorization = `Bearer ${key}`
-    const restUrl = `${service.url}/api/eccn/${eccn}?format=json`
-    for (let attempt = 0; attempt < 30; attempt++) {
-      const warm = await fetch(restUrl, { headers: { authorization } })
-      await warm.arrayBuffer()
-      if (warm.status !== 503) break
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-    }
-    return await cpuPerRequest(service.process.pid!, {
-      mcpKey: { url: `${service.url}/mcp`, options: { method: "POST", headers: { ...headers, authorization }, body } },
-      restKey: { url: restUrl, options: { headers: { authorization } } }
-    })
+    const requests = getEccnRequests(service.url, key, eccn)
+    await (await waitUntilStored(requests.restUrl, requests.authorization)).arrayBuffer()
+    return await cpuPerRequest(service.process.pid!, { mcpKey: requests.mcp, restKey: requests.rest })
   } finally {
     await service.stop()
     rmSync(dataDir, { recursive: true, force: true })
