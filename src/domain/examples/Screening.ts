@@ -3,6 +3,8 @@
  * over the Consolidated Screening List of 2026-07-31 (the project's reference copy) with the
  * regulatory status of 2026-11-26; lists cut to their first entries.
  */
+import { regulatoryStatus } from "./RegulatoryStatus.ts"
+
 export const screeningResponse = {
   "query": {
     "name": "Huawei Technologies Co., Ltd.",
@@ -189,17 +191,8 @@ export const screeningResponse = {
     ]
   },
   "affiliates_rule": {
-    "state": "in_force",
-    "asOf": "2026-11-26",
-    "suspendedThrough": "2026-11-09",
-    "snapBackDate": "2026-11-10",
-    "daysUntilSnapBack": null,
-    "summary":
-      "The suspension ended on 2026-11-09 and no extension is recorded: the 50 percent rule applies again from 2026-11-10. Screen owners as well as the named party, and obtain a license where a listed owner holds 50% or more (or where ownership by a listed party is known but the share cannot be determined).",
-    "citations": [
-      "FR Doc 2025-19001 (90 FR 47201), interim final rule, effective 2025-09-29: Expansion of End-User Controls To Cover Affiliates of Certain Listed Entities",
-      "Final rule published in 90 FR No. 216 (November 2025): One Year Suspension of Expansion of End-User Controls for Affiliates of Certain Listed Entities, suspension effective 2025-11-10 through 2026-11-09"
-    ],
+    // the same state as the regulatory-status answer of that day, plus what a screen adds
+    ...regulatoryStatus.affiliates_rule,
     "owned_entities":
       "In force: a foreign entity owned 50% or more, directly or indirectly, individually or in the aggregate, by parties on the Entity List or the Military End-User List (or by certain SDN-listed parties) carries the same EAR license requirements as its listed owners even though its own name is on no list. A name screen cannot see ownership, so no_match does not clear such a subsidiary. Separately, OFAC's 50 Percent Rule treats any entity owned 50% or more, directly or indirectly, individually or in the aggregate, by blocked persons (e.g. SDN-listed parties) as blocked even when it is not listed itself.",
     "name_contained":
