@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs"
+import { getDocument } from "unpdf/pdfjs"
 import { validatePayload } from "../src/domain/documents/Contract.ts"
 import { contracts } from "../src/domain/documents/index.ts"
 import { renderDocument } from "../src/render/Document.ts"

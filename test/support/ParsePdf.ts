@@ -1,4 +1,4 @@
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs"
+import { getDocument } from "unpdf/pdfjs"
 
 export interface ParsedPdf {
   readonly pages: number

@@ -1,31 +1,18 @@
-import type * as PdfJsModule from "pdfjs-dist/legacy/build/pdf.mjs"
+import type * as PdfJsModule from "unpdf/pdfjs"
 
 type PdfJs = typeof PdfJsModule
 
 let pdfjs: Promise<PdfJs> | undefined
 
 /**
- * pdf.js, loaded on the first PDF. Its legacy build installs core-js polyfills, and on a runtime
- * without `JSON.rawJSON` (Node 20) one of them replaces the global `JSON.stringify` with a wrapper
- * about 8x slower: every JSON answer of the process, REST and MCP, would pay for it. pdf.js does not
- * need the replacement, so the native functions are put back once its modules have loaded.
+ * pdf.js, loaded on the first PDF (1.7 MB of code most processes never need). This is unpdf's
+ * build of Mozilla's pdf.js: the worker runs in-process, and where Node lacks a browser global
+ * pdf.js expects (`DOMMatrix`, `navigator`) or a recent built-in, it adds a small stand-in only
+ * when missing. Unlike pdfjs-dist's legacy build it carries no core-js, which replaced the
+ * global `JSON.stringify` on Node 20 with a wrapper about 8x slower (and `Array.prototype.push`),
+ * and it needs no native canvas package. `test/pdf-text-json.test.ts` holds the built-ins in place.
  */
-const loadPdfJs = (): Promise<PdfJs> =>
-  pdfjs ??= (async () => {
-    const { parse, stringify } = JSON
-    try {
-      // the worker module too (pdf.js would import it on the first document): it registers itself
-      // as `globalThis.pdfjsWorker` and carries the same polyfills
-      const [module] = await Promise.all([
-        import("pdfjs-dist/legacy/build/pdf.mjs"),
-        import("pdfjs-dist/legacy/build/pdf.worker.mjs")
-      ])
-      return module
-    } finally {
-      JSON.parse = parse
-      JSON.stringify = stringify
-    }
-  })()
+const loadPdfJs = (): Promise<PdfJs> => pdfjs ??= import("unpdf/pdfjs")
 
 /** The text of a PDF as markdown, and how many pages it has. */
 export interface ExtractedText {
