@@ -1,17 +1,15 @@
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpLayerRouter } from "@effect/platform"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { InvalidRequest } from "../src/domain/Problem.ts"
 import { EndpointGroups } from "../src/domain/Service.ts"
 import { AppMiddleware } from "../src/http/Middleware.ts"
 import * as RouteCatalog from "../src/http/RouteCatalog.ts"
-import { forRuntime } from "../src/layers/Main.ts"
 import * as AccessPolicy from "../src/services/AccessPolicy.ts"
 import * as Auth from "../src/services/Auth.ts"
 import * as DataGeneration from "../src/services/DataGeneration.ts"
 import * as RateLimiter from "../src/services/RateLimiter.ts"
-import { type RunningServer, startServer } from "./support/TestServer.ts"
-import { testStore } from "./support/TestStore.ts"
+import * as WebApp from "./support/WebApp.ts"
 
 // A probe API with typed path and query parameters, mounted under the real global middleware.
 class ProbeGroup extends HttpApiGroup.make("probe").add(
@@ -42,31 +40,29 @@ const app = Layer.mergeAll(HttpLayerRouter.addHttpApi(ProbeApi).pipe(Layer.provi
 )
 
 describe("schema decode failures", () => {
-  let server: RunningServer
-  beforeAll(async () => {
-    server = await startServer({ app: forRuntime(app, "node test", testStore) })
-  })
-  afterAll(() => server.close())
+  it.layer(WebApp.layer(app))((it) => {
+    it.effect("answer 400 problem documents naming each bad parameter and where it was", () =>
+      Effect.gen(function*() {
+        const { body, response } = yield* WebApp.fetchJson("/api/items/abc?per_page=99")
+        expect(response.status).toBe(400)
+        expect(response.headers.get("content-type")).toBe("application/problem+json")
+        expect(body.type).toBe(`${WebApp.baseUrl}/problems/invalid-request`)
+        expect(body.instance).toBe(response.headers.get("x-request-id"))
+        expect(body.invalidParams).toEqual([{ name: "id", in: "path", reason: expect.any(String) }])
+        expect(body.detail).toContain("id")
+      }))
 
-  it("answer 400 problem documents naming each bad parameter and where it was", async () => {
-    const response = await server.get("/api/items/abc?per_page=99")
-    expect(response.status).toBe(400)
-    expect(response.headers.get("content-type")).toBe("application/problem+json")
-    const body = await response.json()
-    expect(body.type).toBe(`${server.url}/problems/invalid-request`)
-    expect(body.instance).toBe(response.headers.get("x-request-id"))
-    expect(body.invalidParams).toEqual([{ name: "id", in: "path", reason: expect.any(String) }])
-    expect(body.detail).toContain("id")
-  })
+    it.effect("name missing and out-of-range query parameters", () =>
+      Effect.gen(function*() {
+        const missing = yield* WebApp.fetchJson("/api/items/7")
+        expect(missing.body.invalidParams).toEqual([{ name: "q", in: "query", reason: "is missing" }])
+        const range = yield* WebApp.fetchJson("/api/items/7?q=x&per_page=99")
+        expect(range.body.invalidParams.map((p: { name: string }) => p.name)).toEqual(["per_page"])
+      }))
 
-  it("name missing and out-of-range query parameters", async () => {
-    const missing = await (await server.get("/api/items/7")).json()
-    expect(missing.invalidParams).toEqual([{ name: "q", in: "query", reason: "is missing" }])
-    const range = await (await server.get("/api/items/7?q=x&per_page=99")).json()
-    expect(range.invalidParams.map((p: { name: string }) => p.name)).toEqual(["per_page"])
-  })
-
-  it("valid requests pass", async () => {
-    expect(await (await server.get("/api/items/7?q=x&per_page=5")).json()).toEqual({ id: 7 })
+    it.effect("valid requests pass", () =>
+      Effect.gen(function*() {
+        expect((yield* WebApp.fetchJson("/api/items/7?q=x&per_page=5")).body).toEqual({ id: 7 })
+      }))
   })
 })

@@ -1,7 +1,8 @@
-import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
+import { PublicApp } from "../src/layers/Public.ts"
 import * as RegulatoryStatus from "../src/services/RegulatoryStatus.ts"
-import { type RunningServer, startServer } from "./support/TestServer.ts"
+import * as WebApp from "./support/WebApp.ts"
 
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))
 const status = RegulatoryStatus.make
@@ -93,20 +94,15 @@ describe("RegulatoryStatus", () => {
 })
 
 describe("GET /api/regulatory-status", () => {
-  let server: RunningServer
-  beforeAll(async () => {
-    server = await startServer()
-  })
-  afterAll(() => server.close())
-
-  it("answers today's status with the facts version and cache headers", async () => {
-    const response = await server.get("/api/regulatory-status")
-    expect(response.status).toBe(200)
-    expect(response.headers.get("cache-control")).toBe("public, max-age=3600, stale-while-revalidate=86400")
-    const body = await response.json()
-    expect(body.as_of).toBe(new Date().toISOString().slice(0, 10))
-    expect(body.facts_version).toMatch(/^\d{4}-\d{2}-\d{2}\.\d+$/)
-    expect(["suspended", "in_force"]).toContain(body.affiliates_rule.state)
-    expect(body.items).toHaveLength(6)
-  })
+  it.scoped("answers today's status with the facts version and cache headers", () =>
+    Effect.gen(function*() {
+      const app = yield* WebApp.make(PublicApp)
+      const { body, response } = yield* app.json("/api/regulatory-status")
+      expect(response.status).toBe(200)
+      expect(response.headers.get("cache-control")).toBe("public, max-age=3600, stale-while-revalidate=86400")
+      expect(body.as_of).toBe(new Date().toISOString().slice(0, 10))
+      expect(body.facts_version).toMatch(/^\d{4}-\d{2}-\d{2}\.\d+$/)
+      expect(["suspended", "in_force"]).toContain(body.affiliates_rule.state)
+      expect(body.items).toHaveLength(6)
+    }))
 })

@@ -172,8 +172,10 @@ describe("bulk file", () => {
 
   it("refuses malformed files without quoting their content", () => {
     const refused = (text: string) => Either.getLeft(BulkFile.parse(text))
-    expect(refused("{ not json")).toBeDefined()
-    expect(refused(JSON.stringify({ results: "KARIMOV" }))._tag).toBe("Some")
+    expect(refused("{ not json")._tag).toBe("Some")
+    const notAList = refused(JSON.stringify({ results: "KARIMOV" }))
+    expect(notAList._tag).toBe("Some")
+    expect(JSON.stringify(notAList)).not.toContain("KARIMOV")
     expect(refused(JSON.stringify({ results: [] }))._tag).toBe("Some")
     const broken = JSON.parse(fixture)
     broken.results = broken.results.map((record: Record<string, unknown>) => ({ ...record, name: 42 }))

@@ -160,7 +160,8 @@ export const make = Effect.gen(function*() {
       const metadata = yield* validateRegistration(body)
       const clientId = `svc_client_${randomId(16)}`
       const secret = metadata.token_endpoint_auth_method === "none" ? undefined : randomId(32)
-      const now = Date.now()
+      // the clock of the sweep's cutoff and of the sign-ins in flight that keep a client (see `unusedAt`)
+      const now = yield* Clock.currentTimeMillis
       const client: OAuthClient = {
         clientId,
         issuedAt: now,
@@ -321,9 +322,8 @@ export const make = Effect.gen(function*() {
     )
 
   const sweep: OAuthServerShape["sweep"] = Effect.gen(function*() {
-    const cutoff = (yield* Clock.currentTimeMillis) - unusedClientMillis
     const unreadable = (what: string) => () => new StoreError({ reason: `cannot read ${what}` })
-    const swept = yield* clients.sweep({ registeredBefore: cutoff, now: Date.now() })
+    const swept = yield* clients.sweep(unusedAt(yield* Clock.currentTimeMillis))
     const signInSubjects = yield* Effect.mapError(throttle.sweep, unreadable("the sign-in throttle"))
     return { clients: swept, signInSubjects }
   })

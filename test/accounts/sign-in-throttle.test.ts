@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, TestClock } from "effect"
+import { Effect, Either, Layer, Option, TestClock } from "effect"
 import * as AppConfig from "../../src/services/AppConfig.ts"
 import { makeSignIns } from "../../src/services/oauth/SignIns.ts"
 import { delayAfter, makeSignInThrottle, type SignInThrottle } from "../../src/services/oauth/SignInThrottle.ts"
@@ -215,9 +215,68 @@ describe("sign-in throttle", () => {
         expect((yield* attempt("a-guess"))._tag).toBe("Retry")
       }).pipe(Effect.provide(server)))
 
+    it.effect("ends a pending sign-in after ten minutes and a code after one, on the Effect clock", () =>
+      Effect.gen(function*() {
+        const oauth = yield* OAuthServer.OAuthServer
+        const users = yield* UserDirectory.makeEmbedded
+        yield* Effect.orDie(users.add({ email: "clock@example.com", password: "the-right-password-3", tier: "free" }))
+        const client = yield* oauth.register(nativeClient)
+        const challenge = pkcePair()
+        const begin = oauth.beginAuthorization(
+          new URLSearchParams({
+            response_type: "code",
+            client_id: client.client_id,
+            redirect_uri: nativeClient.redirect_uris[0]!,
+            code_challenge: challenge.challenge,
+            code_challenge_method: "S256"
+          })
+        )
+        const signIn = (handle: string) =>
+          oauth.completeAuthorization({
+            handle,
+            email: "clock@example.com",
+            password: "the-right-password-3",
+            approve: true,
+            address: undefined
+          })
+        const code = (outcome: Effect.Effect.Success<ReturnType<typeof signIn>>) =>
+          outcome._tag === "Redirect" ? new URL(outcome.location).searchParams.get("code") ?? "" : ""
+        const exchange = (value: string) =>
+          Effect.either(oauth.token(
+            new URLSearchParams({
+              grant_type: "authorization_code",
+              code: value,
+              redirect_uri: nativeClient.redirect_uris[0]!,
+              code_verifier: challenge.verifier,
+              client_id: client.client_id
+            }),
+            { authorization: undefined, userAgent: undefined }
+          ))
+
+        const expired = yield* begin
+        yield* TestClock.adjust("10 minutes")
+        expect(yield* signIn(expired.handle)).toEqual({ _tag: "Expired" })
+
+        const pending = yield* begin
+        yield* TestClock.adjust("9 minutes")
+        const timely = code(yield* signIn(pending.handle))
+        yield* TestClock.adjust("59 seconds")
+        expect(Either.isRight(yield* exchange(timely))).toBe(true)
+
+        const late = code(yield* signIn((yield* begin).handle))
+        yield* TestClock.adjust("1 minute")
+        expect(yield* exchange(late)).toMatchObject({
+          left: { error: "invalid_grant", description: "the authorization code is not valid" }
+        })
+      }).pipe(Effect.provide(server)))
+
     it.effect("deletes clients that never completed an authorization, from two instances at once", () =>
       Effect.gen(function*() {
         const [one, two] = [yield* OAuthServer.make, yield* OAuthServer.make]
+        // the clients the file's earlier tests registered (one never connected) are a day old by now and
+        // go first: the counts below are this test's own
+        yield* TestClock.adjust("25 hours")
+        yield* one.sweep
         const users = yield* UserDirectory.makeEmbedded
         yield* Effect.orDie(users.add({ email: "sweeper@example.com", password: "the-right-password-2", tier: "free" }))
         const challenge = pkcePair()
@@ -253,13 +312,14 @@ describe("sign-in throttle", () => {
           }),
           { authorization: undefined, userAgent: undefined }
         )
-        yield* begin(signingIn.client_id)
         const ids = (clients: ReadonlyArray<OAuthServer.ClientSummary>) =>
           new Set(clients.map((summary) => summary.client.clientId))
         // a day less a minute: nothing is old enough yet
-        yield* TestClock.setTime(Date.now() + 24 * 3600_000 - 60_000)
+        yield* TestClock.adjust(24 * 3600_000 - 60_000)
         expect((yield* one.sweep).clients).toBe(0)
-        yield* TestClock.setTime(Date.now() + 24 * 3600_000 + 1000)
+        // a sign-in begun now is still in flight (ten minutes) when the day is over: it keeps its client
+        yield* begin(signingIn.client_id)
+        yield* TestClock.adjust("61 seconds")
         const swept = yield* Effect.all([one.sweep, two.sweep], { concurrency: 2 })
         expect(swept[0].clients + swept[1].clients).toBe(2)
         const left = ids(yield* two.listClients)

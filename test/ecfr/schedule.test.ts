@@ -1,6 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Layer, Logger, LogLevel, TestClock } from "effect"
+import { Context, Effect, Fiber, Layer, Logger, LogLevel, Supervisor, TestClock } from "effect"
 import * as AppConfig from "../../src/services/AppConfig.ts"
 import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import * as Ecfr from "../../src/services/ecfr/Live.ts"
@@ -18,17 +18,33 @@ const until = (condition: () => boolean) =>
     }
   })
 
-/** Like `until`, moving the TestClock on so that retry back-offs of failing calls elapse. */
-const untilAdvancing = (condition: () => boolean) =>
+/**
+ * Runs a read and keeps hold of every fiber it forked, at any depth: the background re-check a
+ * read starts. `settled` waits (in real time, the clock standing still) until all of them have
+ * ended, so what the re-check did or did not ask the upstream can be asserted without guessing
+ * how long it takes.
+ */
+const tracked = <A, E>(read: Effect.Effect<A, E>) =>
   Effect.gen(function*() {
-    for (let i = 0; i < 200 && !condition(); i++) {
+    const tracker = yield* Supervisor.track
+    const value = yield* Effect.supervised(read, tracker)
+    const settled = Effect.gen(function*() {
+      for (let live = yield* tracker.value; live.length > 0; live = yield* tracker.value) {
+        yield* Fiber.awaitAll(live)
+      }
+    })
+    return { value, settled, running: Effect.map(tracker.value, (live) => live.length > 0) }
+  })
+
+/** Like `settled`, moving the TestClock on so that the retry back-offs of failing calls elapse. */
+const settledAdvancing = (running: Effect.Effect<boolean>) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 200 && (yield* running); i++) {
       yield* TestClock.adjust("1 second")
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
     }
-    if (!condition()) throw new Error("condition not reached in time")
+    if (yield* running) throw new Error("the background refresh did not end in time")
   })
-
-const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 150)))
 
 const count = (fake: FakeUpstream, pattern: RegExp) => fake.requests.filter((r) => pattern.test(r.url)).length
 const downloads740 = (fake: FakeUpstream) => count(fake, /\/full\/.*\?part=740$/)
@@ -61,14 +77,15 @@ describe("eCFR freshness and the daily refresh", () => {
       expect((yield* source.cacheReport).nextDailyRefresh).toBe("2026-11-21T00:00:00.000Z")
 
       yield* TestClock.adjust("59 minutes")
-      yield* source.structure(740)
-      yield* settle
+      const early = yield* tracked(source.structure(740))
+      yield* early.settled
       expect(titleChecks(fake)).toBe(1)
 
       yield* TestClock.adjust("2 minutes")
-      const served = yield* source.structure(740)
-      expect(served.stale).toBe(false)
-      yield* until(() => titleChecks(fake) === 2)
+      const due = yield* tracked(source.structure(740))
+      expect(due.value.stale).toBe(false)
+      yield* due.settled
+      expect(titleChecks(fake)).toBe(2)
       expect(downloads740(fake)).toBe(1)
       expect(yield* partState(source, 740)).toMatchObject({ state: "fresh", verifiedAt: "2026-11-20T23:01:00.000Z" })
 
@@ -84,10 +101,11 @@ describe("eCFR freshness and the daily refresh", () => {
       yield* source.sections(740)
       fake.down = 503
       yield* TestClock.adjust("61 minutes")
-      expect((yield* source.sections(740)).stale).toBe(false)
+      const failing = yield* tracked(source.sections(740))
+      expect(failing.value.stale).toBe(false)
+      yield* settledAdvancing(failing.running)
       // the first attempt and two retries, then the failure is recorded
-      yield* untilAdvancing(() => titleChecks(fake) === 4)
-      yield* settle
+      expect(titleChecks(fake)).toBe(4)
       const stale = yield* source.sections(740)
       expect(stale.stale).toBe(true)
       expect(stale.value.count).toBe(5)
@@ -98,9 +116,10 @@ describe("eCFR freshness and the daily refresh", () => {
 
       fake.down = undefined
       yield* TestClock.adjust("61 seconds")
-      yield* source.sections(740)
-      yield* until(() => fake.requests.at(-1)?.url.endsWith("/titles.json") === true)
-      yield* settle
+      const recovering = yield* tracked(source.sections(740))
+      yield* recovering.settled
+      expect(titleChecks(fake)).toBe(5)
+      expect(fake.requests.at(-1)?.url).toMatch(/\/titles\.json$/)
       expect((yield* source.sections(740)).stale).toBe(false)
       expect(yield* partState(source, 740)).toMatchObject({ state: "fresh", lastFailure: null })
     }))

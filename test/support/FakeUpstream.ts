@@ -1,3 +1,4 @@
+import { Effect, type Scope } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 
@@ -67,3 +68,7 @@ export const json = (value: unknown, status = 200): FakeReply => ({
   headers: { "content-type": "application/json" },
   body: JSON.stringify(value)
 })
+
+/** `startFakeUpstream` for the scope of an effect (a suite layer or an `it.scoped` test), closed with it. */
+export const fakeUpstream = (routes: ReadonlyArray<FakeRoute> = []): Effect.Effect<FakeUpstream, never, Scope.Scope> =>
+  Effect.acquireRelease(Effect.promise(() => startFakeUpstream(routes)), (fake) => Effect.promise(() => fake.close()))

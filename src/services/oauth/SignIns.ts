@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Either, Option, Schema } from "effect"
 import { issueSecret, randomId, secretMatches } from "../accounts/Secrets.ts"
 import type { UserDirectoryShape } from "../UserDirectory.ts"
 import { type AuthorizationRequest, redirectWith } from "./AuthorizationRequest.ts"
@@ -84,7 +84,7 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
   Effect.map(SqlClient, (sql) => {
     const room = (table: "oauth_pending" | "oauth_codes") =>
       Effect.gen(function*() {
-        const now = Date.now()
+        const now = yield* Clock.currentTimeMillis
         const cutoff = table === "oauth_codes" ? now - usedCodeRetentionMillis : now
         yield* sql`DELETE FROM ${sql(table)} WHERE expires_at <= ${cutoff}`
         const [row] = yield* sql<{ n: number }>`SELECT count(*)::bigint AS n FROM ${sql(table)}`
@@ -95,9 +95,8 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
       Effect.gen(function*() {
         if (!(yield* room("oauth_pending"))) return yield* Effect.fail("full" as const)
         const handle = randomId(24)
-        yield* sql`INSERT INTO oauth_pending ${
-          sql.insert({ handle, request: JSON.stringify(request), expiresAt: Date.now() + Lifetime.consentMillis })
-        }`
+        const expiresAt = (yield* Clock.currentTimeMillis) + Lifetime.consentMillis
+        yield* sql`INSERT INTO oauth_pending ${sql.insert({ handle, request: JSON.stringify(request), expiresAt })}`
         return handle
       }).pipe(Effect.catchTag("SqlError", () => Effect.fail("full" as const)))
 
@@ -122,7 +121,7 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
         const forget = sql`DELETE FROM oauth_pending WHERE handle = ${form.handle} RETURNING handle`
         const entry = yield* pendingOf(form.handle)
         const consent = entry === undefined ? undefined : yield* context.consent(form.handle, entry.request)
-        if (entry === undefined || entry.expiresAt <= Date.now() || consent === undefined) {
+        if (entry === undefined || entry.expiresAt <= (yield* Clock.currentTimeMillis) || consent === undefined) {
           yield* forget
           return expired
         }
@@ -173,6 +172,7 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
           return back({ error: "temporarily_unavailable", error_description: "too many sign-ins in progress" })
         }
         const code = issueSecret(Prefix.code)
+        const issuedAt = yield* Clock.currentTimeMillis
         yield* sql`INSERT INTO oauth_codes ${
           sql.insert({
             codeId: code.id,
@@ -180,7 +180,7 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
             request: JSON.stringify(request),
             userId: account.value.id,
             grantId: `grt_${randomId(12)}`,
-            expiresAt: Date.now() + Lifetime.codeMillis
+            expiresAt: issuedAt + Lifetime.codeMillis
           })
         }`
         return back({ code: code.value })
@@ -195,8 +195,9 @@ export const makeSignIns = (users: UserDirectoryShape, throttle: SignInThrottle)
         if (row === undefined || !secretMatches(secret, row.secretHash)) return undefined
         const request = yield* Effect.option(decodeRequest(row.request))
         if (Option.isNone(request)) return undefined
+        const usedAt = yield* Clock.currentTimeMillis
         const first = yield* sql`
-          UPDATE oauth_codes SET used_at = ${Date.now()} WHERE code_id = ${id} AND used_at IS NULL RETURNING code_id`
+          UPDATE oauth_codes SET used_at = ${usedAt} WHERE code_id = ${id} AND used_at IS NULL RETURNING code_id`
         const code: IssuedCode = {
           request: requestOf(request.value),
           userId: row.userId,

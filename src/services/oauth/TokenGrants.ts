@@ -1,4 +1,4 @@
-import { Effect, Either } from "effect"
+import { Clock, Effect, Either } from "effect"
 import type { ClientSource, Grant, OAuthClient, OAuthDocument } from "../../domain/Accounts.ts"
 import type { TokenResponse } from "../../domain/OAuth.ts"
 import { type DocumentStore, StoreError } from "../accounts/DocumentStore.ts"
@@ -39,7 +39,8 @@ export const makeTokenGrants = (context: {
         return yield* oauthFailure("invalid_grant", "the authorization code was already used")
       }
       const request = code.request
-      if (code.expiresAt <= Date.now() || request.clientId !== client.clientId) {
+      // the code's lifetime runs on the clock that issued it (SignIns)
+      if (code.expiresAt <= (yield* Clock.currentTimeMillis) || request.clientId !== client.clientId) {
         return yield* oauthFailure("invalid_grant", "the authorization code is not valid")
       }
       if (form.get("redirect_uri") !== request.redirectUri) {
