@@ -8,6 +8,7 @@ import { offlineEnv, runCli } from "../support/CliEnv.ts"
 import { ecfrFixtures } from "../support/EcfrFake.ts"
 import { type Instance, startInstance, startTcpRelay, type TcpRelay } from "../support/Instances.ts"
 import { modernPost } from "../support/mcp/McpTestApp.ts"
+import { parsePdf } from "../support/ParsePdf.ts"
 import { adminUrl } from "../support/SqlEngines.ts"
 
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
@@ -21,6 +22,20 @@ const onDatabase = async <A>(url: string, f: (client: pg.Client) => Promise<A>):
     await client.end()
   }
 }
+
+/**
+ * Reads against one snapshot of the database: an instance's sweep or settlement committing between
+ * two of the reads would otherwise pair a balance from before it with holds from after it.
+ */
+const inSnapshot = <A>(url: string, f: (client: pg.Client) => Promise<A>): Promise<A> =>
+  onDatabase(url, async (client) => {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    try {
+      return await f(client)
+    } finally {
+      await client.query("COMMIT")
+    }
+  })
 
 const createPdf = async (instance: Instance, key: string) => {
   const response = await modernPost(instance, "tools/call", {
@@ -82,10 +97,19 @@ describe("two instances on one PostgreSQL and one Redis", () => {
     viaRelay.port = String(relay.port)
     viaRelay.pathname = `/${database}`
     databaseUrl = viaRelay.href
-    const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }
+    const shared = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: prefix,
+      // the connect timeout also bounds the wait for a pooled connection: while renders keep the event
+      // loop busy on a saturated test machine, a burst's queries queue for seconds, and past 5 s some
+      // requests would be answered 503 (nothing charged) instead of exercising the ledger. A cut
+      // database is still refused at once (connection refused), not after this timeout.
+      DATABASE_CONNECT_TIMEOUT_MS: "30000"
+    }
     const envA = offlineEnv(shared)
-    // B gives back abandoned holds quickly (it renders nothing here, so its own holds never expire in flight)
-    const envB = offlineEnv({ ...shared, CREDIT_HOLD_SECONDS: "2" })
+    // B gives back abandoned holds soon (it sweeps every 4 s), yet its own holds outlast any of its renders
+    const envB = offlineEnv({ ...shared, CREDIT_HOLD_SECONDS: "60" })
     // A holds a stored eCFR part (reads without eCFR), and a key with credits
     const synced = await runCli(["sync", "--from", ecfrFixtures, "--parts", "740"], envA)
     expect(synced.status, synced.stderr).toBe(0)
@@ -128,6 +152,98 @@ describe("two instances on one PostgreSQL and one Redis", () => {
     const unknown = await fetch(`${b.url}/pdf/files/${"A".repeat(43)}`)
     expect(unknown.status).toBe(404)
   }, 240_000)
+
+  it(
+    "50 concurrent final renders over both against 20 credits: exactly 20 PDFs, 30 × 402, nothing debited twice",
+    async () => {
+      const created = await runCli(
+        ["keys", "create", "--label", "contended", "--credits", "20"],
+        offlineEnv({ DATABASE_URL: databaseUrl })
+      )
+      expect(created.status, created.stderr).toBe(0)
+      const paying = /api key: (\S+)/.exec(created.stdout)![1]!
+      const keyId = /svc_live_([0-9a-f]{12})_/.exec(paying)![1]!
+      const body = JSON.stringify(minimalClassificationPayload)
+      const responses = await Promise.all(Array.from({ length: 50 }, async (_, i) => {
+        const response = await fetch(`${(i % 2 === 0 ? a : b).url}/pdf/classification`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${paying}`, "content-type": "application/json" },
+          body
+        })
+        return {
+          status: response.status,
+          contentType: response.headers.get("content-type"),
+          requestId: response.headers.get("x-request-id"),
+          bytes: new Uint8Array(await response.arrayBuffer())
+        }
+      }))
+      const pdfs = responses.filter((response) => response.status === 200)
+      const refused = responses.filter((response) => response.status === 402)
+      expect(responses.map((response) => response.status).sort()).toEqual([
+        ...Array<number>(20).fill(200),
+        ...Array<number>(30).fill(402)
+      ])
+      for (const pdf of pdfs) {
+        expect(pdf.contentType).toBe("application/pdf")
+        const text = Buffer.from(pdf.bytes).toString("latin1")
+        expect(text.startsWith("%PDF-")).toBe(true)
+        expect(text.trimEnd().endsWith("%%EOF")).toBe(true)
+        expect(pdf.bytes.length).toBeGreaterThan(10_000)
+      }
+      // one in full: a final memorandum, no draft watermark
+      const parsed = await parsePdf(pdfs[0]!.bytes)
+      expect(parsed.text.join(" ")).toContain("5A002.a.1")
+      expect(parsed.text.join(" ")).not.toContain("DRAFT")
+      for (const response of refused) {
+        expect(response.contentType).toContain("application/problem+json")
+        const problem = JSON.parse(Buffer.from(response.bytes).toString("utf8"))
+        expect(problem).toMatchObject({
+          type: expect.stringMatching(/\/problems\/credits-required$/),
+          title: "Credits required",
+          status: 402,
+          detail: expect.any(String),
+          error: "credits_required",
+          reason: "exhausted",
+          balance: 0,
+          plan: { purchaseUrl: expect.any(String), contact: expect.any(String) }
+        })
+        expect(problem.instance).toBe(response.requestId)
+      }
+      // a hold is settled once its document reached the client, which may trail the response by a moment
+      const ledger = await polled(
+        () =>
+          inSnapshot(databaseUrl, async (client) => {
+            const account = await client.query(
+              "SELECT balance::int AS balance, spent::int AS spent FROM credit_accounts WHERE account = $1",
+              [keyId]
+            )
+            const holds = await client.query(
+              "SELECT state, count(*)::int AS n FROM credit_holds WHERE account = $1 GROUP BY state",
+              [keyId]
+            )
+            const entries = await client.query(
+              "SELECT kind, count(*)::int AS n, sum(delta)::int AS total FROM credit_ledger WHERE account = $1 " +
+                "GROUP BY kind",
+              [keyId]
+            )
+            return {
+              ...account.rows[0] as { balance: number; spent: number },
+              holds: Object.fromEntries(holds.rows.map((row) => [row.state, row.n])),
+              entries: Object.fromEntries(entries.rows.map((row) => [row.kind, { n: row.n, total: row.total }]))
+            }
+          }),
+        (state) => state.spent === 20,
+        "the 20 delivered renders settled"
+      )
+      expect(ledger).toEqual({
+        balance: 0,
+        spent: 20,
+        holds: { settled: 20 },
+        entries: { added: { n: 1, total: 20 }, debit: { n: 20, total: -20 } }
+      })
+    },
+    240_000
+  )
 
   it(
     "PostgreSQL down: reads are served from the snapshot, a render answers 503 and keeps its credit, nothing is half-written",
@@ -219,7 +335,7 @@ describe("two instances on one PostgreSQL and one Redis", () => {
       const paying = /api key: (\S+)/.exec(created.stdout)![1]!
       const keyId = /svc_live_([0-9a-f]{12})_/.exec(paying)![1]!
       const ledger = () =>
-        onDatabase(databaseUrl, async (client) => {
+        inSnapshot(databaseUrl, async (client) => {
           const balance = await client.query("SELECT balance::int AS balance FROM credit_accounts WHERE account = $1", [
             keyId
           ])
