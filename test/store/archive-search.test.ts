@@ -14,10 +14,14 @@ import { engines } from "../support/SqlEngines.ts"
  * scores, totals and snippets, over the benchmark's queries and a few more.
  */
 
-// a slice of the benchmark's corpus, some of it under other agencies, one document without text and
-// one with accents in its party and text (folded in the vector, kept in the snippet)
+// a slice of the benchmark's corpus, some of it under other agencies, one document without text, one
+// with accents in its party and text (folded in the vector, kept in the snippet), and one whose first
+// query word straddles where the search for it in the text's beginning stops (1,000 characters), with
+// a shorter query word inside it just before: the whole text has to be searched
 const corpus = synthetic().slice(0, 240).map((write, i): ArchiveRepo.ArchiveWrite =>
-  i === 7
+  i === 5
+    ? { ...write, body: `${"x".repeat(990)} megalaserbeam ${write.body}` }
+    : i === 7
     ? { ...write, body: null, textChars: null }
     : i === 11
     ? { ...write, party: "Société Générale d'Exportation", body: `${write.body}\n\nLa Société a exporté des lasers.` }
@@ -29,7 +33,16 @@ const corpus = synthetic().slice(0, 240).map((write, i): ArchiveRepo.ArchiveWrit
 const cases: ReadonlyArray<
   { readonly query: string; readonly agency?: ArchiveRepo.ArchiveWrite["agency"]; readonly limit: number }
 > = [
-  ...[...queries, "export", "order relating", "respondent lasers w2", "societe", "Société exporté", "zzzz"].map((
+  ...[
+    ...queries,
+    "export",
+    "order relating",
+    "respondent lasers w2",
+    "societe",
+    "Société exporté",
+    "megalaserbeam laser",
+    "zzzz"
+  ].map((
     query
   ) => ({ query, limit: 20 })),
   { query: "lasers", agency: "DDTC", limit: 5 },

@@ -75,6 +75,15 @@ const headlineChars = 100_000
  */
 const windowBefore = 400
 const windowChars = 1_600
+/**
+ * The first literal occurrence is looked for in the text's beginning first, where a query word
+ * usually is (the party and the case in the heading): lower-casing a whole long text for every hit
+ * cost more than the snippet. Only an occurrence ending this far before the cut is taken from the
+ * beginning, so a word cut there, or one whose lower-casing depends on what follows, falls back to
+ * the whole text and the position is the same either way.
+ */
+const leadChars = 1_000
+const leadMargin = 32
 
 export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
 
@@ -213,16 +222,20 @@ export const make = Effect.gen(function*() {
    * read once for `ts_rank_cd`, below the window that counts them: computed above it, the window
    * would carry each vector through its row store. Only ids, dates and scores reach the sort.
    * `ts_headline` runs on the returned page only, over a window of the text around the first
-   * literal occurrence of a query word (its stem), else over the beginning; each hit's text is
-   * lower-cased once to place that window.
+   * literal occurrence of a query word (its stem), else over the beginning. That occurrence is
+   * looked for in the text's first `leadChars` lower-cased, and only then in the whole text
+   * lower-cased once (subqueries kept apart with `OFFSET 0`, so neither is recomputed per word).
    */
   const search = (query: string, agency: EnforcementAgency | undefined, limit: number) =>
     Effect.gen(function*() {
       const terms = queryTerms(query)
       if (terms.length === 0) return { hits: [] as Array<SearchHit>, total: 0 }
       const rows = yield* sql`WITH q AS (
-          SELECT to_tsquery('english', ${tsQuery(terms)}) AS query,
-            tsvector_to_array(to_tsvector('english', ${terms.join(" ")})) AS stems
+          SELECT to_tsquery('english', ${tsQuery(terms)}) AS query, stems.stems, stems.longest
+          FROM (
+            SELECT array_agg(lexeme) AS stems, max(length(lexeme)) AS longest
+            FROM unnest(tsvector_to_array(to_tsvector('english', ${terms.join(" ")}))) AS lexeme
+          ) AS stems
         ),
         matched AS (
           SELECT r.id, r.score, count(*) OVER () AS total
@@ -243,9 +256,14 @@ export const make = Effect.gen(function*() {
             'MaxFragments=2, MaxWords=30, MinWords=12, StartSel=**, StopSel=**, FragmentDelimiter=" … "'
           ) AS snippet
         FROM matched m JOIN enforcement_documents d USING (id) CROSS JOIN q
+        CROSS JOIN LATERAL (SELECT lower(left(d.body, ${leadChars})) AS head OFFSET 0) AS lead
         CROSS JOIN LATERAL (
-          SELECT min(nullif(strpos(lowered.body, lexeme), 0)) AS at
-          FROM (SELECT lower(d.body) AS body) AS lowered, unnest(q.stems) AS lexeme
+          SELECT CASE WHEN early.at + q.longest + ${leadMargin} <= length(lead.head) THEN early.at
+            ELSE (
+              SELECT min(nullif(strpos(lowered.whole, lexeme), 0))
+              FROM (SELECT lower(d.body) AS whole OFFSET 0) AS lowered, unnest(q.stems) AS lexeme
+            ) END AS at
+          FROM (SELECT min(nullif(strpos(lead.head, lexeme), 0)) AS at FROM unnest(q.stems) AS lexeme) AS early
         ) AS w
         ORDER BY m.score DESC, d.date DESC NULLS LAST, d.id`
       return {
