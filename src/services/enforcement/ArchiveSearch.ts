@@ -58,7 +58,8 @@ export const tsQuery = (terms: ReadonlyArray<string>) =>
  * `ts_headline` runs on the returned page only, over a window of the text around the first
  * literal occurrence of a query word (its stem), else over the beginning. That occurrence is
  * looked for in the text's first `leadChars` lower-cased, and only then in the whole text
- * lower-cased once (subqueries kept apart with `OFFSET 0`, so neither is recomputed per word).
+ * lower-cased once (subqueries kept apart with `OFFSET 0`: pulled up into the outer query, each
+ * would be computed again wherever the outer query names its result).
  */
 export const search =
   (sql: SqlClient, columns: Fragment, toRow: (raw: any) => ArchiveRow) =>
@@ -100,6 +101,7 @@ export const search =
             FROM (SELECT lower(d.body) AS whole OFFSET 0) AS lowered, unnest(q.stems) AS lexeme
           ) END AS at
         FROM (SELECT min(nullif(strpos(lead.head, lexeme), 0)) AS at FROM unnest(q.stems) AS lexeme) AS early
+        OFFSET 0
       ) AS w
       ORDER BY m.score DESC, d.date DESC NULLS LAST, d.id`
       return {
