@@ -54,7 +54,8 @@ export const tsQuery = (terms: ReadonlyArray<string>) =>
  * off (that took a transaction and three more round trips per search); read as a sub-select it is
  * a parameter of the scan, with no join to run per match. Every match's vector is
  * read once for `ts_rank_cd`, below the window that counts them: computed above it, the window
- * would carry each vector through its row store. Only ids, dates and scores reach the sort.
+ * would carry each vector kept in the row (a short document's) through its row store. Only ids,
+ * dates and scores reach the sort.
  * `ts_headline` runs on the returned page only, over a window of the text around the first
  * literal occurrence of a query word (its stem), else over the beginning. That occurrence is
  * looked for in the text's first `leadChars` lower-cased, and only then in the whole text

@@ -72,29 +72,12 @@ const searchIndexWithoutPendingList = Effect.gen(function*() {
   yield* sql`SELECT gin_clean_pending_list('enforcement_documents_search'::regclass)`
 })
 
-/**
- * Search vectors kept in the row (storage `main`) instead of the TOAST table, where a vector that
- * fits in a page (a document of up to about a thousand words) now stays. Ranking reads the vector
- * of every match: out of line, each read was an index lookup and a reassembly of its chunks, about
- * a third of the ranking's cost on the embedded engine. A vector too large for a page still moves
- * out of line. The existing rows are rewritten once (`|| ''` leaves a vector as it is, and a table
- * rewrite leaves no dead rows behind on the embedded engine, which never vacuums); the GIN index is
- * rebuilt with them.
- */
-const searchVectorsInRow = Effect.gen(function*() {
-  const sql = yield* SqlClient
-  yield* sql`ALTER TABLE enforcement_documents
-    ALTER COLUMN search TYPE tsvector USING search || ''::tsvector,
-    ALTER COLUMN search SET STORAGE MAIN`
-})
-
 /** Migrations of the enforcement archive: ids 20–39. Append new ones at the end; never edit a merged one. */
 export const enforcement: MigrationArea = {
   name: "enforcement",
   ids: { first: 20, last: 39 },
   migrations: {
     "20_enforcement_archive": archive,
-    "21_archive_search_without_pending_list": searchIndexWithoutPendingList,
-    "22_archive_search_vectors_in_row": searchVectorsInRow
+    "21_archive_search_without_pending_list": searchIndexWithoutPendingList
   }
 }
