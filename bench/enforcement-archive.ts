@@ -4,78 +4,15 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } fro
 import { loadavg } from "node:os"
 import { migrated } from "../src/layers/Store.ts"
 import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
-import { noFields } from "../src/services/enforcement/Fields.ts"
 import * as Pglite from "../src/services/store/Pglite.ts"
 import * as Postgres from "../src/services/store/Postgres.ts"
 import { withScratchDatabase } from "./lib/database.ts"
 import * as MiniSearchArchive from "./lib/MiniSearchArchive.ts"
+import { previousStatement } from "./lib/PreviousArchiveSearch.ts"
+import { documents, queries, synthetic } from "./lib/SyntheticArchive.ts"
 
-/** The size SPEC gives for the BIS export-violations catalog. */
-const documents = 1100
 const rounds = 300
 
-const vocabulary = (
-  "respondent export license order denial agreement penalty violation commodity technology software item " +
-  "shipment destination consignee freight forwarder invoice classification ECCN controlled regulations " +
-  "settlement charging letter administrative civil criminal investigation transaction payment entity " +
-  "customer distributor subsidiary foreign national dual-use aircraft parts components sensors lasers " +
-  "thermal cameras encryption semiconductors oscilloscopes amplifiers valves pumps machine tools chemicals " +
-  "reexport transfer in-country diversion end user end use military intelligence procurement network " +
-  "false statement recordkeeping evasion conspiracy aiding abetting knowledge reason to know suspended"
-).split(" ")
-
-/** A deterministic pseudo-random sequence, so every run benchmarks the same archive. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-
-const common = ["export", "license", "order", "respondent", "regulations", "violation"]
-const filler = Array.from({ length: 3000 }, (_, n) => `w${n.toString(36)}`)
-
-/**
- * 1,100 documents of 900 words. Like real cases, each document is about a few topics (items,
- * conduct) drawn from the domain words, uses a handful of words that occur in every case
- * ("export", "license"), and otherwise draws from a long-tailed vocabulary.
- */
-export const synthetic = (): Array<ArchiveRepo.ArchiveWrite> => {
-  const next = random(42)
-  const pick = <A>(from: ReadonlyArray<A>, skew = 1) => from[Math.floor(Math.pow(next(), skew) * from.length)]!
-  return Array.from({ length: documents }, (_, i) => {
-    const n = i + 1
-    const topics = Array.from({ length: 8 }, () => pick(vocabulary))
-    const word = () => {
-      const roll = next()
-      return roll < 0.05 ? pick(common) : roll < 0.3 ? pick(topics) : pick(filler, 2)
-    }
-    const paragraphs = Array.from({ length: 9 }, () => Array.from({ length: 100 }, word).join(" ") + ".")
-    const body = `## Synthetic benchmark case ${n}\n\n${paragraphs.join("\n\n")}`
-    return {
-      id: `bis-case:B${String(n).padStart(5, "0")}`,
-      agency: "BIS",
-      source: "bench",
-      party: `Synthetic Benchmark Party ${n}`,
-      title: `Order Relating to Synthetic Benchmark Party ${n}`,
-      date: `2098-${String((n % 12) + 1).padStart(2, "0")}-${String((n % 28) + 1).padStart(2, "0")}`,
-      parseStatus: "parsed",
-      parseReason: null,
-      parseAttempts: 1,
-      parserVersion: 1,
-      originalDocUrl: null,
-      sourceUrl: null,
-      pdfSha256: null,
-      pages: 3,
-      textChars: body.length,
-      body,
-      fields: noFields,
-      fingerprint: null
-    }
-  })
-}
-
-const queries = ["thermal cameras export", "encryption software", "freight forwarder invoice", "lasers", "w1a"]
 const percentiles = (samples: Array<number>) => {
   const sorted = [...samples].sort((a, b) => a - b)
   const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! * 100) / 100
@@ -105,38 +42,6 @@ const race = async (contenders: Record<string, Contender>) => {
     }
   }
   return Object.fromEntries(names.map((n) => [n, { wall_ms: percentiles(wall[n]!), cpu_ms: percentiles(cpu[n]!) }]))
-}
-
-/** The statement this stop replaced, run on the same database: the answers must be the same. */
-const previousStatement = (sql: SqlClient, query: string, limit: number) => {
-  const terms = ArchiveRepo.queryTerms(query)
-  return sql.withTransaction(Effect.zipRight(
-    sql`SET LOCAL enable_seqscan = off`,
-    sql`WITH q AS (SELECT to_tsquery('english', ${ArchiveRepo.tsQuery(terms)}) AS query),
-      stems AS (
-        SELECT coalesce(array_agg(lexeme), '{}') AS lexemes
-        FROM unnest(tsvector_to_array(to_tsvector('english', ${terms.join(" ")}))) AS lexeme
-      ),
-      matched AS (
-        SELECT d.id, d.date, ts_rank_cd(d.search, q.query) AS score, count(*) OVER () AS total
-        FROM enforcement_documents d, q WHERE d.search @@ q.query
-        ORDER BY score DESC, d.date DESC NULLS LAST, d.id LIMIT ${limit}
-      ),
-      placed AS (
-        SELECT m.id, m.score, m.total,
-          (SELECT min(nullif(strpos(lower(d.body), lexeme), 0)) FROM unnest(stems.lexemes) AS lexeme) AS at
-        FROM matched m JOIN enforcement_documents d USING (id), stems
-      )
-      SELECT d.id, p.score, p.total,
-        ts_headline('english',
-          concat_ws(E'\n', d.party, d.title, CASE WHEN p.at IS NULL THEN left(d.body, 100000)
-            ELSE substr(d.body, greatest(1, p.at - 400), 1600) END),
-          q.query,
-          'MaxFragments=2, MaxWords=30, MinWords=12, StartSel=**, StopSel=**, FragmentDelimiter=" … "'
-        ) AS snippet
-      FROM placed p JOIN enforcement_documents d USING (id), q
-      ORDER BY p.score DESC, d.date DESC NULLS LAST, d.id`
-  ))
 }
 
 const engine = async (
@@ -178,7 +83,8 @@ const engine = async (
       ...timings,
       p99_wall_ratio_sql_over_baseline: ratio(timings.sql_fts!.wall_ms.p99, timings.minisearch_baseline!.wall_ms.p99),
       p99_wall_ratio_sql_over_previous: ratio(timings.sql_fts!.wall_ms.p99, timings.previous_statement!.wall_ms.p99),
-      p99_cpu_ratio_sql_over_baseline: ratio(timings.sql_fts!.cpu_ms.p99, timings.minisearch_baseline!.cpu_ms.p99)
+      p99_cpu_ratio_sql_over_baseline: ratio(timings.sql_fts!.cpu_ms.p99, timings.minisearch_baseline!.cpu_ms.p99),
+      p99_cpu_ratio_sql_over_previous: ratio(timings.sql_fts!.cpu_ms.p99, timings.previous_statement!.cpu_ms.p99)
     }
   } finally {
     await runtime.dispose()

@@ -3,7 +3,11 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import type { EnforcementAgency, ParseStatus } from "../../domain/Enforcement.ts"
+import { fold, search, type SearchHit } from "./ArchiveSearch.ts"
 import { type ExtractedFields, noFields } from "./Fields.ts"
+
+export { fold, queryTerms, tsQuery } from "./ArchiveSearch.ts"
+export type { SearchHit }
 
 /**
  * The enforcement archive's SQL: documents, their files by content digest, and each collector's
@@ -42,12 +46,6 @@ export interface ArchiveRow extends Omit<ArchiveWrite, "body"> {
   readonly removedAt: string | null
 }
 
-export interface SearchHit {
-  readonly row: ArchiveRow
-  readonly score: number
-  readonly snippet: string | null
-}
-
 /** What the collectors keep per source between runs. */
 export interface SourceState {
   readonly source: string
@@ -67,27 +65,8 @@ export interface Validators {
 
 /** Text longer than this is searched by its beginning: PostgreSQL caps a `tsvector` at 1 MB. */
 export const searchedChars = 400_000
-/** Text `ts_headline` looks through for a snippet when no query word is found literally in the text. */
-const headlineChars = 100_000
-/**
- * Around the first literal occurrence of a query word, the text `ts_headline` is given: its cost
- * grows with the text it parses, and two 30-word fragments need far less than a whole document.
- */
-const windowBefore = 400
-const windowChars = 1_600
 
 export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
-
-/** Case and accents folded, as both the stored vector and the query see words. */
-export const fold = (text: string) => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
-
-/** The query's words, folded; only letters and digits reach `to_tsquery`, so no query syntax can be injected. */
-export const queryTerms = (query: string): Array<string> =>
-  fold(query).split(/[^\p{L}\p{N}]+/u).filter((term) => term.length > 0).slice(0, 32)
-
-/** All words must match, the last as a prefix (type-ahead). */
-export const tsQuery = (terms: ReadonlyArray<string>) =>
-  terms.map((term, i) => (i === terms.length - 1 ? `${term}:*` : term)).join(" & ")
 
 const iso = (value: unknown): string | null =>
   value === null || value === undefined ? null : new Date(value as string | Date).toISOString()
@@ -202,58 +181,6 @@ export const make = Effect.gen(function*() {
       (rows) => ({ rows: rows.map(toRow), total: rows.length === 0 ? 0 : Number(rows[0]!.total) })
     )
 
-  /**
-   * Ranked hits (party over title over text) with a highlighted passage; `total` counts every match.
-   *
-   * Cost, measured (`npm run bench -- enforcement-archive`): the planner sees a small heap (the
-   * vectors live out of line) and prefers a sequential scan that unpacks every document's vector,
-   * so the statement runs with sequential scans disabled and matches come from the GIN index (kept
-   * without a pending list: the embedded engine has no autovacuum to merge one, and every search
-   * would scan it). The ranking carries only ids, and `ts_headline` runs on the returned page only,
-   * over a window of the text around the first literal occurrence of a query word (its stem), else
-   * over the beginning; each hit's text is lower-cased once to place that window.
-   */
-  const search = (query: string, agency: EnforcementAgency | undefined, limit: number) =>
-    Effect.gen(function*() {
-      const terms = queryTerms(query)
-      if (terms.length === 0) return { hits: [] as Array<SearchHit>, total: 0 }
-      const rows = yield* sql.withTransaction(Effect.zipRight(
-        sql`SET LOCAL enable_seqscan = off`,
-        sql`WITH q AS (SELECT to_tsquery('english', ${tsQuery(terms)}) AS query),
-        matched AS (
-          SELECT d.id, ts_rank_cd(d.search, q.query) AS score, count(*) OVER () AS total
-          FROM enforcement_documents d, q
-          WHERE d.search @@ q.query AND ${agency === undefined ? sql`true` : sql`d.agency = ${agency}`}
-          ORDER BY score DESC, d.date DESC NULLS LAST, d.id
-          LIMIT ${limit}
-        )
-        SELECT ${rowColumns(sql)}, m.score, m.total,
-          ts_headline('english',
-            concat_ws(E'\n', d.party, d.title, CASE WHEN w.at IS NULL THEN left(d.body, ${headlineChars})
-              ELSE substr(d.body, greatest(1, w.at - ${windowBefore}), ${windowChars}) END),
-            q.query,
-            'MaxFragments=2, MaxWords=30, MinWords=12, StartSel=**, StopSel=**, FragmentDelimiter=" … "'
-          ) AS snippet
-        FROM matched m JOIN enforcement_documents d USING (id) CROSS JOIN q
-        CROSS JOIN LATERAL (
-          SELECT min(nullif(strpos(lowered.body, lexeme), 0)) AS at
-          FROM (SELECT lower(d.body) AS body) AS lowered,
-            unnest(tsvector_to_array(to_tsvector('english', ${terms.join(" ")}))) AS lexeme
-        ) AS w
-        ORDER BY m.score DESC, d.date DESC NULLS LAST, d.id`
-      ))
-      return {
-        hits: rows.map((raw: any): SearchHit => ({
-          row: toRow(raw),
-          score: Math.round(Number(raw.score) * 1000) / 1000,
-          snippet: typeof raw.snippet === "string" && raw.snippet.length > 0
-            ? raw.snippet.replace(/<!--[^>]*-->/g, " ").replace(/\s+/g, " ").trim()
-            : null
-        })),
-        total: rows.length === 0 ? 0 : Number(rows[0]!.total)
-      }
-    })
-
   /** Counts by agency, parse status and source; the newest change. */
   const counts = Effect.gen(function*() {
     const rows = yield* sql<{ agency: string; source: string; parseStatus: string; removed: boolean; n: unknown }>`
@@ -367,7 +294,7 @@ export const make = Effect.gen(function*() {
     all,
     bySource,
     list,
-    search,
+    search: search(sql, rowColumns(sql), toRow),
     counts,
     version,
     markRemoved,
