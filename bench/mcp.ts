@@ -49,7 +49,7 @@ export const run = async () => {
     return {
       description: `tools/call get_eccn ${eccn} (2026-07-28, API key) vs GET /api/eccn/${eccn}?format=json ` +
         "(same key, no response cache) on one server, 32 connections, alternating rounds",
-      goal: "MCP latency within 1.5 x REST",
+      goal: "MCP tools/call p99 within 1.3 x its REST twin",
       restBytes: rest.length,
       mcp: result.candidate,
       rest: result.baseline,

@@ -57,10 +57,27 @@ describe("MCP transport and envelope", () => {
   })
 
   it("rejects a foreign Origin or Host (DNS rebinding) with 403", async () => {
-    const evil = await rawPost(server, { jsonrpc: "2.0", id: 1, method: "ping" }, { origin: "http://evil.example" })
-    expect(evil.status).toBe(403)
-    const local = await rawPost(server, { jsonrpc: "2.0", id: 1, method: "ping" }, { origin: server.url })
-    expect(local.status).toBe(200)
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" }
+    // the second round meets verdicts the server remembers
+    for (let round = 0; round < 2; round++) {
+      expect((await rawPost(server, ping, { origin: "http://evil.example" })).status).toBe(403)
+      expect((await rawPost(server, ping, { origin: server.url })).status).toBe(200)
+    }
+    // more distinct values than it remembers: each one is still judged
+    for (let index = 0; index < 70; index++) {
+      expect((await rawPost(server, ping, { origin: `http://evil${index}.example` })).status).toBe(403)
+    }
+    expect((await rawPost(server, ping, { origin: "http://LOCALHOST:1" })).status).toBe(200)
+  })
+
+  it("sends the reply as JSON with its length in bytes, multi-byte characters included", async () => {
+    const response = await rawPost(server, { jsonrpc: "2.0", id: "ü", method: "pïng/ünknown" })
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    expect(response.headers.get("content-type")).toBe("application/json")
+    expect(Number(response.headers.get("content-length"))).toBe(bytes.length)
+    const reply = JSON.parse(new TextDecoder().decode(bytes))
+    expect(reply.id).toBe("ü")
+    expect(reply.error.message).toContain("pïng/ünknown")
   })
 
   it("refuses bodies over the size cap with 413", async () => {

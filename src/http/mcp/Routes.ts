@@ -1,5 +1,6 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { Buffer } from "node:buffer"
 import { CourtTokenHeader as CourtTokenHeaderName } from "../../domain/CourtRecords.ts"
 import type { BodyTooLarge, MalformedBody } from "../../domain/JsonBody.ts"
 import { credentialChecked, CurrentPrincipal } from "../../domain/Principal.ts"
@@ -35,25 +36,45 @@ const hostnameOf = (value: string): string | undefined => {
   }
 }
 
+/** Distinct header values whose verdict is remembered: a client varying them gets no more than this. */
+const MaxRememberedValues = 64
+
 /**
  * DNS-rebinding protection (MCP transport security): a browser tricked into posting here carries the
  * attacker's host name in `Host` and `Origin`. Only the public host name and loopback names pass.
+ * The verdict is a pure function of the header value, and clients send the same few values on every
+ * call: parsing them as a URL each time was a visible share of a tools/call.
  */
-const rejectsOrigin = (headers: Readonly<Record<string, string | undefined>>, allowed: ReadonlySet<string>) => {
-  for (const name of ["origin", "host"]) {
-    const value = headers[name]
-    if (value === undefined || (name === "origin" && value === "null")) continue
+const originCheck = (allowed: ReadonlySet<string>) => {
+  const verdicts = new Map<string, boolean>()
+  const allows = (value: string): boolean => {
+    const known = verdicts.get(value)
+    if (known !== undefined) return known
     const hostname = hostnameOf(value)
-    if (hostname === undefined || !allowed.has(hostname)) return true
+    const verdict = hostname !== undefined && allowed.has(hostname)
+    if (verdicts.size < MaxRememberedValues) verdicts.set(value, verdict)
+    return verdict
   }
-  return false
+  return (headers: Readonly<Record<string, string | undefined>>): boolean => {
+    const origin = headers["origin"]
+    if (origin !== undefined && origin !== "null" && !allows(origin)) return true
+    const host = headers["host"]
+    return host !== undefined && !allows(host)
+  }
 }
 
+// the reply text goes to the runtime as a string with its byte length: Node writes it to the socket
+// in one native step, where `text` first encodes it into a new buffer (the result carries its JSON twice)
 const json = (reply: Server.Reply, extraHeaders: Record<string, string>) => {
   const headers = { ...extraHeaders, ...reply.headers }
   return reply.body === undefined
     ? HttpServerResponse.empty({ status: reply.status, headers })
-    : HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json", headers })
+    : HttpServerResponse.raw(reply.body, {
+      status: reply.status,
+      contentType: "application/json",
+      contentLength: Buffer.byteLength(reply.body),
+      headers
+    })
 }
 
 /** The unread rest of the body stays on the socket, so the connection is closed after the answer. */
@@ -74,7 +95,9 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
     challenge: { resourceMetadataUrl: `${base}${ProtectedResourceMetadataPath}` },
     baseUrl: base
   }
-  const allowedHosts = new Set([...loopbackHosts, ...Option.toArray(Option.fromNullable(hostnameOf(base)))])
+  const rejectsOrigin = originCheck(
+    new Set([...loopbackHosts, ...Option.toArray(Option.fromNullable(hostnameOf(base)))])
+  )
   const deprecation = { deprecation: "true", link: `<${base}${McpPath}>; rel="successor-version"` }
 
   const forbidden = new RpcError(ErrorCode.InvalidRequest, "Forbidden: Origin or Host is not allowed", 403)
@@ -83,7 +106,7 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
   const handle = (extraHeaders: Record<string, string>) =>
     Effect.flatMap(Effect.zip(HttpServerRequest.HttpServerRequest, CurrentPrincipal), ([request, principal]) => {
       const headers = request.headers
-      if (rejectsOrigin(headers, allowedHosts)) {
+      if (rejectsOrigin(headers)) {
         return Effect.succeed(json(Server.failure(null, forbidden), extraHeaders))
       }
       return readText(request, MaxBodyBytes).pipe(

@@ -16,6 +16,7 @@ import {
   RecordNotFound,
   type StoreUnavailable
 } from "../../domain/workspace/Workspace.ts"
+import * as NoteTargets from "./NoteTargets.ts"
 import { pageOf, storeFailure } from "./Rows.ts"
 import { decodeNote, writeNote } from "./Tables.ts"
 
@@ -45,6 +46,7 @@ const decode = decodeNote
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
+  yield* NoteTargets.track(sql)
 
   const write = (workspace: string, note: Note) => storeFailure(writeNote(sql, workspace, note))
 
@@ -95,15 +97,16 @@ export const make = Effect.gen(function*() {
     )
 
   // one round trip whatever the number of targets (an answer names one or two): on the embedded
-  // engine each statement costs far more than the index lookups it runs
+  // engine each statement costs far more than the index lookups it runs, and none at all when the
+  // engine's own index of note targets says none of them holds a note
   const beside = (workspace: string, targets: ReadonlyArray<NoteTarget>) => {
-    if (targets.length === 0) return Effect.succeed([])
-    const newest = targets.map((target, index) => {
-      const { key, kind } = targetKey(target)
-      return sql`(SELECT ${sql.literal(String(index))} AS target, created_at, id, record FROM workspace_notes
+    const keys = targets.map(targetKey)
+    if (keys.length === 0 || !NoteTargets.mayHold(sql, workspace, keys)) return Effect.succeed([])
+    const newest = keys.map(({ key, kind }, index) =>
+      sql`(SELECT ${sql.literal(String(index))} AS target, created_at, id, record FROM workspace_notes
         WHERE workspace = ${workspace} AND kind = ${kind} AND key = ${key}
         ORDER BY created_at DESC, id DESC LIMIT ${MaxNotesBeside})`
-    })
+    )
     return Effect.map(
       storeFailure(sql<{ record: unknown }>`SELECT record FROM (${sql.join(" UNION ALL ", false)(newest)}) AS beside
         ORDER BY target, created_at DESC, id DESC`),
