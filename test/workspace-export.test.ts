@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import * as WorkspaceExport from "../src/services/workspace/Export.ts"
+import { NoteTargets } from "../src/services/workspace/NoteTargets.ts"
 import * as Tables from "../src/services/workspace/Tables.ts"
 import { forEachEngine } from "./support/SqlEngines.ts"
 import { note, product, screening, transaction } from "./support/WorkspaceRecords.ts"
@@ -15,7 +16,7 @@ forEachEngine("workspace export and import", (it) => {
       const exporter = yield* WorkspaceExport.WorkspaceExport
       yield* Tables.writeTransaction(sql, "key:source", transaction)
       yield* Tables.writeProduct(sql, "key:source", product)
-      yield* Tables.writeNote(sql, "key:source", note)
+      yield* Tables.writeNote(sql, yield* NoteTargets, "key:source", note)
       yield* Tables.writeScreening(sql, "key:source", screening)
       yield* Tables.writeTransaction(sql, "key:bystander", { ...transaction, reference: "PO-other" })
 

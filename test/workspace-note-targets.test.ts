@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql/SqlClient"
 import { expect, it } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { targetKey } from "../src/domain/workspace/Notes.ts"
 import { migrated } from "../src/layers/Store.ts"
 import * as Postgres from "../src/services/store/Postgres.ts"
@@ -31,22 +31,34 @@ forEachEngine("notes beside an answer", (it, engine) => {
 
   it.effect(`a target without notes is ${engine === "embedded" ? "answered from the index" : "asked of the store"}`, () =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient
-      expect(NoteTargets.mayHold(sql, "key:nobody", [{ kind: "eccn", key: "0A999" }])).toBe(engine === "postgresql")
+      const targets = yield* NoteTargets.NoteTargets
+      expect(targets.mayHold("key:nobody", [{ kind: "eccn", key: "0A999" }])).toBe(engine === "postgresql")
     }))
 }, Layer.mergeAll(Notes.layer, WorkspaceExport.layer))
 
-it.effect("the embedded index counts the notes stored before the service started", () =>
+it.effect("the embedded index counts the notes stored before the store was opened", () =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient
-    yield* Tables.writeNote(sql, "key:before-start", note)
-    // no service yet, so no index: the store would be asked
-    expect(NoteTargets.mayHold(sql, "key:before-start", [{ kind: "eccn", key: "0A999" }])).toBe(true)
-    const notes = yield* Notes.make
-    expect(NoteTargets.mayHold(sql, "key:before-start", [targetKey(note.target)])).toBe(true)
-    expect(NoteTargets.mayHold(sql, "key:before-start", [{ kind: "eccn", key: "0A999" }])).toBe(false)
-    expect(ids(yield* notes.beside("key:before-start", [note.target]))).toEqual([note.id])
-  }).pipe(Effect.provide(migrated(embeddedMigratedEngine, "embedded"))), { timeout: 60_000 })
+    // a note written by an earlier run of the service, on the same database
+    const database = yield* Layer.build(embeddedMigratedEngine)
+    const earlier = yield* Layer.build(NoteTargets.layerShared)
+    yield* Tables.writeNote(
+      Context.get(database, SqlClient),
+      Context.get(earlier, NoteTargets.NoteTargets),
+      "key:before-start",
+      note
+    )
+    const opened = yield* Layer.build(
+      Notes.layer.pipe(
+        Layer.provideMerge(NoteTargets.layerExclusive),
+        Layer.provideMerge(Layer.succeedContext(database))
+      )
+    )
+    const targets = Context.get(opened, NoteTargets.NoteTargets)
+    expect(targets.mayHold("key:before-start", [targetKey(note.target)])).toBe(true)
+    expect(targets.mayHold("key:before-start", [{ kind: "eccn", key: "0A999" }])).toBe(false)
+    expect(targets.mayHold("key:someone-else", [targetKey(note.target)])).toBe(false)
+    expect(ids(yield* Context.get(opened, Notes.Notes).beside("key:before-start", [note.target]))).toEqual([note.id])
+  }).pipe(Effect.scoped), { timeout: 60_000 })
 
 it.effect(
   "on PostgreSQL, an instance finds the note another instance wrote after it started",

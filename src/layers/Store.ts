@@ -8,10 +8,11 @@ import * as Migrations from "../services/store/Migrations.ts"
 import * as Pglite from "../services/store/Pglite.ts"
 import * as Postgres from "../services/store/Postgres.ts"
 import * as StoreHealth from "../services/store/StoreHealth.ts"
+import * as NoteTargets from "../services/workspace/NoteTargets.ts"
 
 /** A migrated SQL store with its health probe, as the app is given it. */
 export type StoreLayer = Layer.Layer<
-  SqlClient | StoreHealth.StoreHealth,
+  SqlClient | StoreHealth.StoreHealth | NoteTargets.NoteTargets,
   SqlError | Migrator.MigrationError,
   AppConfig
 >
@@ -19,11 +20,23 @@ export type StoreLayer = Layer.Layer<
 /** Where the embedded database lives: `DATA_DIR/db`. */
 export const embeddedDirectory = (dataDir: string): string => join(dataDir, "db")
 
+/**
+ * What only this process writes can be summarised beside it: the embedded database (in memory, or
+ * in a directory it locks) keeps an index of its note targets; PostgreSQL is shared by instances.
+ */
+const noteTargets = {
+  embedded: NoteTargets.layerExclusive,
+  postgresql: NoteTargets.layerShared
+} satisfies Record<StoreHealth.StoreHealthReport["engine"], Layer.Layer<NoteTargets.NoteTargets, never, SqlClient>>
+
 /** An engine with its health probe, migrated before anything else can use it. */
 export const migrated = <E, R>(
   engine: Layer.Layer<SqlClient, E, R>,
   name: StoreHealth.StoreHealthReport["engine"]
-) => Layer.mergeAll(Migrations.layer, StoreHealth.layer(name)).pipe(Layer.provideMerge(engine))
+) =>
+  noteTargets[name].pipe(
+    Layer.provideMerge(Layer.mergeAll(Migrations.layer, StoreHealth.layer(name)).pipe(Layer.provideMerge(engine)))
+  )
 
 /**
  * The SQL engine the configuration names, the only place the engines are told apart: PostgreSQL at

@@ -11,6 +11,7 @@ import type { DatabaseConfig } from "../../src/services/AppConfig.ts"
 import * as Pglite from "../../src/services/store/Pglite.ts"
 import * as Postgres from "../../src/services/store/Postgres.ts"
 import type { StoreHealth } from "../../src/services/store/StoreHealth.ts"
+import type { NoteTargets } from "../../src/services/workspace/NoteTargets.ts"
 
 /** The PostgreSQL server tests create their databases on (trust auth on the development machines). */
 export const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -106,7 +107,7 @@ export interface Engine {
   /** A fresh, empty database on this engine. */
   readonly empty: Layer.Layer<SqlClient, SqlError>
   /** A fresh database with every migration applied, and its health probe. */
-  readonly store: Layer.Layer<SqlClient | StoreHealth, unknown>
+  readonly store: Layer.Layer<SqlClient | StoreHealth | NoteTargets, unknown>
 }
 
 export const engines: ReadonlyArray<Engine> = [
@@ -121,8 +122,8 @@ export const engines: ReadonlyArray<Engine> = [
  */
 export const forEachEngine = <A>(
   title: string,
-  suite: (it: Vitest.MethodsNonLive<A | SqlClient | StoreHealth, true>, engine: Engine["name"]) => void,
-  extra: Layer.Layer<A, unknown, SqlClient> = Layer.empty as Layer.Layer<A>
+  suite: (it: Vitest.MethodsNonLive<A | SqlClient | StoreHealth | NoteTargets, true>, engine: Engine["name"]) => void,
+  extra: Layer.Layer<A, unknown, SqlClient | NoteTargets> = Layer.empty as Layer.Layer<A>
 ): void => {
   for (const engine of engines) {
     layerSuite(extra.pipe(Layer.provideMerge(engine.store)), { timeout: 120_000, excludeTestServices: true })(

@@ -5,9 +5,10 @@ import * as AppConfig from "../../src/services/AppConfig.ts"
 import * as KeysCommand from "../../src/services/KeysCommand.ts"
 import * as Pglite from "../../src/services/store/Pglite.ts"
 import type { StoreHealth } from "../../src/services/store/StoreHealth.ts"
+import type { NoteTargets } from "../../src/services/workspace/NoteTargets.ts"
 import { embeddedMigratedEngine } from "./SqlEngines.ts"
 
-type Store = Context.Context<SqlClient | StoreHealth>
+type Store = Context.Context<SqlClient | StoreHealth | NoteTargets>
 
 // stores live as long as the test file's worker: a server restarted on the same DATA_DIR finds its state
 const kept = Effect.runSync(Scope.make())

@@ -6,7 +6,6 @@ import { PGlite, type Results, types } from "@electric-sql/pglite"
 import { Effect, Layer, Scope, Stream } from "effect"
 import { Buffer } from "node:buffer"
 import { lockDirectory } from "./DirectoryLock.ts"
-import { markExclusive } from "./Exclusive.ts"
 import { changesSchema, makePrepared } from "./PglitePrepared.ts"
 import { sqlNames } from "./SqlNames.ts"
 
@@ -106,15 +105,13 @@ export const make = (
       )
     )
 
-    const client = yield* SqlClient.make({
+    return yield* SqlClient.make({
       acquirer,
       transactionAcquirer: acquirer,
       compiler: sqlNames.compiler,
       transformRows: sqlNames.transformRows,
       spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", "pglite"]]
     })
-    // in memory, or in a directory locked above: no other process reads or writes this database
-    return markExclusive(client)
   })
 
 export const layer = (options: PgliteOptions): Layer.Layer<SqlClient.SqlClient, SqlError> =>

@@ -14,6 +14,7 @@ import {
   type RecordLine
 } from "../../domain/workspace/Export.ts"
 import type { StoreUnavailable } from "../../domain/workspace/Workspace.ts"
+import { NoteTargets } from "./NoteTargets.ts"
 import { storeFailure } from "./Rows.ts"
 import {
   allNotes,
@@ -100,6 +101,7 @@ export const parseLines = (
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
+  const targets = yield* NoteTargets
 
   const exportAll = (workspace: string) =>
     Effect.gen(function*() {
@@ -146,7 +148,7 @@ export const make = Effect.gen(function*() {
               return writeProduct(sql, workspace, entry.record)
             case "note":
               summary.notes++
-              return writeNote(sql, workspace, entry.record)
+              return writeNote(sql, targets, workspace, entry.record)
             case "screening":
               summary.screenings++
               return writeScreening(sql, workspace, entry.record)

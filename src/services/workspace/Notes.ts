@@ -16,7 +16,7 @@ import {
   RecordNotFound,
   type StoreUnavailable
 } from "../../domain/workspace/Workspace.ts"
-import * as NoteTargets from "./NoteTargets.ts"
+import { NoteTargets } from "./NoteTargets.ts"
 import { pageOf, storeFailure } from "./Rows.ts"
 import { decodeNote, writeNote } from "./Tables.ts"
 
@@ -46,9 +46,9 @@ const decode = decodeNote
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
-  yield* NoteTargets.track(sql)
+  const targets = yield* NoteTargets
 
-  const write = (workspace: string, note: Note) => storeFailure(writeNote(sql, workspace, note))
+  const write = (workspace: string, note: Note) => storeFailure(writeNote(sql, targets, workspace, note))
 
   const add = (workspace: string, input: NoteInput) =>
     Effect.gen(function*() {
@@ -98,10 +98,10 @@ export const make = Effect.gen(function*() {
 
   // one round trip whatever the number of targets (an answer names one or two): on the embedded
   // engine each statement costs far more than the index lookups it runs, and none at all when the
-  // engine's own index of note targets says none of them holds a note
-  const beside = (workspace: string, targets: ReadonlyArray<NoteTarget>) => {
-    const keys = targets.map(targetKey)
-    if (keys.length === 0 || !NoteTargets.mayHold(sql, workspace, keys)) return Effect.succeed([])
+  // store's index of note targets says none of them holds a note
+  const beside = (workspace: string, wanted: ReadonlyArray<NoteTarget>) => {
+    const keys = wanted.map(targetKey)
+    if (keys.length === 0 || !targets.mayHold(workspace, keys)) return Effect.succeed([])
     const newest = keys.map(({ key, kind }, index) =>
       sql`(SELECT ${sql.literal(String(index))} AS target, created_at, id, record FROM workspace_notes
         WHERE workspace = ${workspace} AND kind = ${kind} AND key = ${key}

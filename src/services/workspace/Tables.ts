@@ -5,7 +5,7 @@ import { Note, targetKey } from "../../domain/workspace/Notes.ts"
 import { labelKey, StoredProduct } from "../../domain/workspace/Products.ts"
 import { partyKey, Screening } from "../../domain/workspace/Screenings.ts"
 import { Transaction } from "../../domain/workspace/Transactions.ts"
-import * as NoteTargets from "./NoteTargets.ts"
+import type { NoteTargetsShape } from "./NoteTargets.ts"
 import { decodeRecord, encodeRecord, storeFailure } from "./Rows.ts"
 
 /**
@@ -36,11 +36,11 @@ export const writeProduct = (sql: SqlClient, workspace: string, product: StoredP
     VALUES (${workspace}, ${labelKey(product.label)}, ${product.updated_at}, ${encodeProduct(product)}::jsonb)
     ON CONFLICT (workspace, label_key) DO UPDATE SET updated_at = excluded.updated_at, record = excluded.record`
 
-export const writeNote = (sql: SqlClient, workspace: string, note: Note) => {
+export const writeNote = (sql: SqlClient, targets: NoteTargetsShape, workspace: string, note: Note) => {
   const { key, kind } = targetKey(note.target)
   // counted before the write: a lookup never skips a target that holds a note (see NoteTargets)
   return Effect.zipRight(
-    Effect.sync(() => NoteTargets.mark(sql, workspace, kind, key)),
+    targets.mark(workspace, kind, key),
     sql`INSERT INTO workspace_notes (workspace, id, kind, key, created_at, record)
     VALUES (${workspace}, ${note.id}, ${kind}, ${key}, ${note.created_at}, ${encodeNote(note)}::jsonb)
     ON CONFLICT (workspace, id) DO UPDATE SET kind = excluded.kind, key = excluded.key,
