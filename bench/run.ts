@@ -23,6 +23,7 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<unknown> }>>
   "oauth-guessing": () => import("./oauth-guessing.ts"),
   "oauth-clients": () => import("./oauth-clients.ts"),
   "document-links": () => import("./document-links.ts"),
+  "store-maintenance": () => import("./store-maintenance.ts"),
   workspace: () => import("./workspace.ts"),
   "agent-tasks": () => import("./agent-tasks.ts")
 }

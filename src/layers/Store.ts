@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { AppConfig, type AppConfigShape } from "../services/AppConfig.ts"
 import * as Migrations from "../services/store/Migrations.ts"
 import * as Pglite from "../services/store/Pglite.ts"
+import * as PgliteMaintenance from "../services/store/PgliteMaintenance.ts"
 import * as Postgres from "../services/store/Postgres.ts"
 import * as StoreHealth from "../services/store/StoreHealth.ts"
 import * as NoteTargets from "../services/workspace/NoteTargets.ts"
@@ -40,11 +41,15 @@ export const migrated = <E, R>(
 
 /**
  * The SQL engine the configuration names, the only place the engines are told apart: PostgreSQL at
- * `DATABASE_URL` (several instances share it), else the embedded database in `DATA_DIR/db`.
+ * `DATABASE_URL` (several instances share it), else the embedded database in `DATA_DIR/db`, with
+ * the vacuum and analyze the server's autovacuum does (`PgliteMaintenance`).
  */
 export const engine = (config: AppConfigShape) =>
   Option.match(config.database.url, {
-    onNone: () => ({ name: "embedded" as const, layer: Pglite.layer({ dataDir: embeddedDirectory(config.dataDir) }) }),
+    onNone: () => ({
+      name: "embedded" as const,
+      layer: Layer.provideMerge(PgliteMaintenance.layer, Pglite.layer({ dataDir: embeddedDirectory(config.dataDir) }))
+    }),
     onSome: (url) => ({ name: "postgresql" as const, layer: Postgres.layer(url, config.database) })
   })
 
