@@ -1,5 +1,5 @@
 import type { SqlClient } from "@effect/sql/SqlClient"
-import { Context, Effect, Layer, Logger, LogLevel, Option, Redacted, type Scope } from "effect"
+import { Context, Effect, Layer, Logger, LogLevel, Option, type Scope } from "effect"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -12,8 +12,7 @@ import * as AppConfig from "../src/services/AppConfig.ts"
 import * as Credits from "../src/services/Credits.ts"
 import * as KeyStore from "../src/services/KeyStore.ts"
 import * as Pglite from "../src/services/store/Pglite.ts"
-import * as Postgres from "../src/services/store/Postgres.ts"
-import { adminUrl, withScratchDatabase } from "./lib/database.ts"
+import { adminUrl, postgresStore, withScratchDatabase } from "./lib/database.ts"
 
 const iterations = Number(process.env.BENCH_ACCOUNTS_ITERATIONS ?? 2000)
 const rounds = 20
@@ -238,18 +237,7 @@ const backendsCpu = (admin: pg.Client, database: string) => async (): Promise<nu
 const sqlAccounts = <E>(store: Layer.Layer<SqlClient, E>) =>
   Layer.mergeAll(SqlKeys.layer, SqlCredits.layer()).pipe(Layer.provide(store))
 
-const postgresLayer = (url: string) =>
-  migrated(
-    Postgres.layer(Redacted.make(url), {
-      url: Option.some(Redacted.make(url)),
-      poolSize: 10,
-      statementTimeoutMillis: 10_000,
-      connectTimeoutMillis: 5_000,
-      ssl: Option.none(),
-      sslCaFile: Option.none()
-    }),
-    "postgresql"
-  )
+const postgresLayer = (url: string) => postgresStore(url, { poolSize: 10 })
 
 const reachable = async (url: string): Promise<string | undefined> => {
   const client = new pg.Client({ connectionString: url })

@@ -1,6 +1,6 @@
 import type { SqlClient } from "@effect/sql/SqlClient"
 import { PGlite } from "@electric-sql/pglite"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted, Scope } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Scope } from "effect"
 import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { cpSync, mkdtempSync, rmSync } from "node:fs"
@@ -11,8 +11,8 @@ import { migrated } from "../src/layers/Store.ts"
 import * as DocumentFiles from "../src/services/DocumentFiles.ts"
 import * as DocumentFilesSql from "../src/services/store/DocumentFilesSql.ts"
 import * as Pglite from "../src/services/store/Pglite.ts"
-import * as Postgres from "../src/services/store/Postgres.ts"
 import { minimalClassificationPayload } from "../test/fixtures/documents/classification.ts"
+import { postgresStore } from "./lib/database.ts"
 import { compare } from "./lib/load.ts"
 import { type Child, startService } from "./lib/processes.ts"
 
@@ -178,17 +178,7 @@ export const run = async () => {
     try {
       const postgresql = await firstDownloads(
         size,
-        migrated(
-          Postgres.layer(Redacted.make(url.href), {
-            url: Option.some(Redacted.make(url.href)),
-            poolSize: 4,
-            statementTimeoutMillis: 10_000,
-            connectTimeoutMillis: 5_000,
-            ssl: Option.none(),
-            sslCaFile: Option.none()
-          }),
-          "postgresql"
-        )
+        postgresStore(url.href, { poolSize: 4 })
       )
       first[`${size / 1000}_kB`] = { embedded, postgresql }
     } finally {

@@ -1,12 +1,11 @@
 import { SqlClient as SqlClientTag } from "@effect/sql/SqlClient"
 import type { SqlClient } from "@effect/sql/SqlClient"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { loadavg } from "node:os"
 import { migrated } from "../src/layers/Store.ts"
 import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
 import * as Pglite from "../src/services/store/Pglite.ts"
-import * as Postgres from "../src/services/store/Postgres.ts"
-import { withScratchDatabase } from "./lib/database.ts"
+import { postgresStore, withScratchDatabase } from "./lib/database.ts"
 import * as MiniSearchArchive from "./lib/MiniSearchArchive.ts"
 import { previousStatement } from "./lib/PreviousArchiveSearch.ts"
 import { documents, queries, synthetic } from "./lib/SyntheticArchive.ts"
@@ -116,17 +115,7 @@ export const run = async () => {
   const embedded = await engine(quiet(migrated(Pglite.layer({}), "embedded")), writes, baseline)
   const postgresql = await withScratchDatabase("ecds_bench_archive", (url) =>
     engine(
-      quiet(migrated(
-        Postgres.layer(Redacted.make(url), {
-          url: Option.some(Redacted.make(url)),
-          poolSize: 4,
-          statementTimeoutMillis: 10_000,
-          connectTimeoutMillis: 5_000,
-          ssl: Option.none(),
-          sslCaFile: Option.none()
-        }),
-        "postgresql"
-      )),
+      quiet(postgresStore(url, { poolSize: 4 })),
       writes,
       baseline
     ))

@@ -1,11 +1,10 @@
 import { SqlClient } from "@effect/sql/SqlClient"
-import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
 import type { Transaction } from "../src/domain/workspace/Transactions.ts"
-import { migrated } from "../src/layers/Store.ts"
-import * as Postgres from "../src/services/store/Postgres.ts"
 import * as Transactions from "../src/services/workspace/Transactions.ts"
+import { postgresStore } from "./lib/database.ts"
 
 /** The PostgreSQL server the bench creates its scratch database on (trust auth on development machines). */
 const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -93,15 +92,7 @@ export const run = async () => {
   await admin(`CREATE DATABASE ${name}`)
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  const database = {
-    url: Option.some(Redacted.make(url.href)),
-    poolSize: 8,
-    statementTimeoutMillis: 30_000,
-    connectTimeoutMillis: 5_000,
-    ssl: Option.none(),
-    sslCaFile: Option.none()
-  }
-  const store = migrated(Postgres.layer(Redacted.make(url.href), database), "postgresql")
+  const store = postgresStore(url.href, { poolSize: 8, statementTimeoutMillis: 30_000 })
   const runtime = ManagedRuntime.make(Transactions.layer.pipe(Layer.provideMerge(store), Layer.orDie))
   try {
     const loadStarted = performance.now()

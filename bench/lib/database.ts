@@ -1,4 +1,7 @@
+import { Option, Redacted } from "effect"
 import pg from "pg"
+import { migrated } from "../../src/layers/Store.ts"
+import * as Postgres from "../../src/services/store/Postgres.ts"
 
 /** The PostgreSQL server the benchmarks create their scratch databases on. */
 export const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ??
@@ -19,3 +22,20 @@ export const withScratchDatabase = async <A>(prefix: string, use: (url: string) 
     await admin.end()
   }
 }
+
+/** The migrated PostgreSQL store at `url`, configured as a deployment would be, with the pool the bench needs. */
+export const postgresStore = (
+  url: string,
+  options: { readonly poolSize: number; readonly statementTimeoutMillis?: number }
+) =>
+  migrated(
+    Postgres.layer(Redacted.make(url), {
+      url: Option.some(Redacted.make(url)),
+      poolSize: options.poolSize,
+      statementTimeoutMillis: options.statementTimeoutMillis ?? 10_000,
+      connectTimeoutMillis: 5_000,
+      ssl: Option.none(),
+      sslCaFile: Option.none()
+    }),
+    "postgresql"
+  )
