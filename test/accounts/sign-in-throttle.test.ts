@@ -7,7 +7,7 @@ import { makeSignIns } from "../../src/services/oauth/SignIns.ts"
 import { delayAfter, makeSignInThrottle, type SignInThrottle } from "../../src/services/oauth/SignInThrottle.ts"
 import * as OAuthServer from "../../src/services/OAuthServer.ts"
 import * as UserDirectory from "../../src/services/UserDirectory.ts"
-import { nativeClient, pkcePair } from "../support/OAuthDriver.ts"
+import { authorizationRequest, nativeClient, pkcePair } from "../support/OAuthDriver.ts"
 import { freshStore } from "../support/TestStore.ts"
 
 const account = { freeAttempts: 3, firstDelayMillis: 1000, maxDelayMillis: 8000 }
@@ -132,14 +132,7 @@ describe("sign-in throttle", () => {
           sweep: Effect.succeed(0)
         }
         const signIns = yield* makeSignIns(users, unreadable)
-        const handle = yield* Effect.orDie(signIns.open({
-          clientId: "svc_client_x",
-          redirectUri: "https://app.example/cb",
-          state: undefined,
-          codeChallenge: pkcePair().challenge,
-          scopes: ["mcp"],
-          resource: "https://ecds.example/mcp"
-        }))
+        const handle = yield* Effect.orDie(signIns.open(authorizationRequest()))
         const outcome = yield* signIns.decide(
           { handle, email: "owner@example.com", password: "right", approve: true, address: "192.0.2.7" },
           { issuer: "https://ecds.example", consent: () => Effect.succeed("the consent page") }

@@ -16,7 +16,7 @@ import * as UserDirectory from "../../src/services/UserDirectory.ts"
 import { minimalClassificationPayload } from "../fixtures/documents/classification.ts"
 import { startTcpRelay, type TcpRelay } from "../support/Instances.ts"
 import { modernPost } from "../support/mcp/McpTestApp.ts"
-import { pkcePair } from "../support/OAuthDriver.ts"
+import { authorizationRequest } from "../support/OAuthDriver.ts"
 import { adminUrl, databaseConfig } from "../support/SqlEngines.ts"
 import { type RunningServer, startServer, testConfig } from "../support/TestServer.ts"
 
@@ -199,14 +199,7 @@ describe("PostgreSQL unreachable: credentials cannot be checked", () => {
     const attempt = (password: string) =>
       Effect.runPromise(Effect.provide(
         Effect.gen(function*() {
-          const handle = yield* Effect.orDie(signIns.open({
-            clientId: "svc_client_x",
-            redirectUri: "https://app.example/cb",
-            state: undefined,
-            codeChallenge: pkcePair().challenge,
-            scopes: ["mcp"],
-            resource: "https://ecds.example/mcp"
-          }))
+          const handle = yield* Effect.orDie(signIns.open(authorizationRequest()))
           return yield* signIns.decide(
             { handle, email: "owner@example.com", password, approve: true, address: "192.0.2.7" },
             { issuer: "https://ecds.example", consent: () => Effect.succeed("the consent page") }

@@ -10,6 +10,7 @@ import { forRuntime } from "../../src/layers/Main.ts"
 import { PublicApp, PublicServices } from "../../src/layers/Public.ts"
 import type { StoreLayer } from "../../src/layers/Store.ts"
 import { Auth } from "../../src/services/Auth.ts"
+import type { AuthorizationRequest } from "../../src/services/oauth/AuthorizationRequest.ts"
 import { makeEmbedded } from "../../src/services/UserDirectory.ts"
 import { storeOf, testStore } from "./TestStore.ts"
 
@@ -58,6 +59,16 @@ export const pkcePair = () => {
   const verifier = randomBytes(32).toString("base64url")
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") }
 }
+
+/** A valid authorization request of a registered-looking client, for tests that drive `SignIns` directly. */
+export const authorizationRequest = (): AuthorizationRequest => ({
+  clientId: "svc_client_x",
+  redirectUri: "https://app.example/cb",
+  state: undefined,
+  codeChallenge: pkcePair().challenge,
+  scopes: ["mcp"],
+  resource: "https://ecds.example/mcp"
+})
 
 export const registerClient = async (base: string, metadata: Record<string, unknown>) => {
   const response = await fetch(`${base}/oauth/register`, {
