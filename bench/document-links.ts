@@ -14,6 +14,7 @@ import * as Pglite from "../src/services/store/Pglite.ts"
 import { minimalClassificationPayload } from "../test/fixtures/documents/classification.ts"
 import { postgresStore } from "./lib/database.ts"
 import { compare } from "./lib/load.ts"
+import { percentiles } from "./lib/percentiles.ts"
 import { type Child, startService } from "./lib/processes.ts"
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -69,12 +70,6 @@ const linkFrom = async (service: Child, key: string) => {
   const link = (await response.json()).result?.structuredContent
   if (link?.url === undefined) throw new Error("create_classification_pdf returned no link")
   return new URL(link.url).pathname
-}
-
-const percentiles = (samples: Array<number>) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! * 100) / 100
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) }
 }
 
 const documentsPerSize = 40

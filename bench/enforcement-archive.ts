@@ -7,16 +7,11 @@ import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
 import * as Pglite from "../src/services/store/Pglite.ts"
 import { postgresStore, withScratchDatabase } from "./lib/database.ts"
 import * as MiniSearchArchive from "./lib/MiniSearchArchive.ts"
+import { percentiles } from "./lib/percentiles.ts"
 import { previousStatement } from "./lib/PreviousArchiveSearch.ts"
 import { documents, queries, synthetic } from "./lib/SyntheticArchive.ts"
 
 const rounds = 300
-
-const percentiles = (samples: Array<number>) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! * 100) / 100
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) }
-}
 
 type Contender = (query: string) => Promise<unknown>
 

@@ -9,16 +9,10 @@ import * as MemoryStore from "../src/services/ratelimit/MemoryStore.ts"
 import * as RedisStore from "../src/services/ratelimit/RedisStore.ts"
 import * as RateLimiter from "../src/services/RateLimiter.ts"
 import { compare } from "./lib/load.ts"
+import { percentiles } from "./lib/percentiles.ts"
 import { startService } from "./lib/processes.ts"
 
 const redisUrl = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379"
-
-const percentiles = (samples: Array<number>) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number) =>
-    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! * 1000) / 1000
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) }
-}
 
 const decisions = 2000
 
@@ -65,8 +59,8 @@ const limiterAlone = async (prefix: string) => {
       concurrent[name] = { decisions_per_second: Math.round(decisions / ((performance.now() - started) / 1000)) }
     }
     const result = {
-      memory: { wall_ms: percentiles(wall.memory), cpu_ms_per_decision: Math.round(cpu.memory / decisions) / 1000 },
-      redis: { wall_ms: percentiles(wall.redis), cpu_ms_per_decision: Math.round(cpu.redis / decisions) / 1000 },
+      memory: { wall_ms: percentiles(wall.memory, 3), cpu_ms_per_decision: Math.round(cpu.memory / decisions) / 1000 },
+      redis: { wall_ms: percentiles(wall.redis, 3), cpu_ms_per_decision: Math.round(cpu.redis / decisions) / 1000 },
       concurrent_32: concurrent
     }
     return {

@@ -5,6 +5,7 @@ import { migrated } from "../src/layers/Store.ts"
 import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
 import * as Pglite from "../src/services/store/Pglite.ts"
 import * as PgliteMaintenance from "../src/services/store/PgliteMaintenance.ts"
+import { percentiles } from "./lib/percentiles.ts"
 import { documents, queries, synthetic } from "./lib/SyntheticArchive.ts"
 
 const rounds = 300
@@ -12,12 +13,6 @@ const reimports = 3
 
 const load = () => loadavg().map((n) => Math.round(n * 100) / 100)
 const round = (n: number) => Math.round(n * 100) / 100
-
-const percentiles = (samples: Array<number>) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!)
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99) }
-}
 
 /** Wall and this process's CPU milliseconds of `work` (PGlite runs in this process). */
 const timed = async <A>(work: () => Promise<A>) => {

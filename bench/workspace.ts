@@ -5,6 +5,7 @@ import pg from "pg"
 import type { Transaction } from "../src/domain/workspace/Transactions.ts"
 import * as Transactions from "../src/services/workspace/Transactions.ts"
 import { postgresStore } from "./lib/database.ts"
+import { percentiles } from "./lib/percentiles.ts"
 
 /** The PostgreSQL server the bench creates its scratch database on (trust auth on development machines). */
 const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -23,12 +24,6 @@ const admin = async (statement: string) => {
   } finally {
     await client.end()
   }
-}
-
-const percentiles = (samples: Array<number>) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! * 100) / 100
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) }
 }
 
 const statuses = ["complete", "pending", "flagged"] as const
