@@ -55,7 +55,7 @@ describe("schema decode failures", () => {
     it.effect("name missing and out-of-range query parameters", () =>
       Effect.gen(function*() {
         const missing = yield* WebApp.fetchJson("/api/items/7")
-        expect(missing.body.invalidParams).toEqual([{ name: "q", in: "query", reason: "is missing" }])
+        expect(missing.body.invalidParams).toEqual([{ name: "q", in: "query", reason: "is required" }])
         const range = yield* WebApp.fetchJson("/api/items/7?q=x&per_page=99")
         expect(range.body.invalidParams.map((p: { name: string }) => p.name)).toEqual(["per_page"])
       }))

@@ -135,7 +135,7 @@ describe("GET /api/csl", () => {
       expect(body.invalidParams[0].name).toBe("name")
       expect(JSON.stringify(body)).not.toContain(secret)
     }
-    expect(problems[0]!.body.invalidParams[0].reason).toBe("is missing")
+    expect(problems[0]!.body.invalidParams[0].reason).toBe("is required")
     expect(problems[1]!.body.invalidParams[0].reason).toBe("must not be blank")
     expect(problems[4]!.body.invalidParams[0].reason).toBe("must be at most 512 characters")
   })

@@ -42,6 +42,49 @@ export const summarize = (issues: ReadonlyArray<DecodeIssue>, whole = "the input
 /** The phrase a schema accepts, e.g. "an integer between 1 and 100" or `one of "EL", "SDN"`. */
 export const expected = (schema: Schema.Schema.Any): string => describe(schema.ast)
 
+/** One issue as `ParseResult.ArrayFormatter` states it: all HttpApi keeps of a failed request decode. */
+export interface FormattedIssue {
+  readonly _tag: string
+  readonly message: string
+}
+
+// Effect's own wording: names type internals and echoes the rejected value
+const effectWording = /^Expected |, actual |^Unable to decode |^is (missing|unexpected|forbidden)\b/
+
+/**
+ * The reason for one input from its formatted issues: the messages the schema's author wrote, else
+ * what `field` (the input's schema, when known) accepts. Effect's wording is never passed on.
+ */
+export const reasonOf = (issues: ReadonlyArray<FormattedIssue>, field: SchemaAST.AST | undefined): string => {
+  const authored = [...new Set(issues.map((issue) => issue.message).filter((message) => !effectWording.test(message)))]
+  if (authored.length > 0) return authored.map(phrased).join("; ")
+  if (issues.every((issue) => issue._tag === "Missing")) return "is required"
+  if (issues.some((issue) => issue._tag === "Unexpected")) return "is not a known parameter"
+  return field === undefined ? "is not valid" : `must be ${describe(field)}`
+}
+
+/** The schema of the value at `path` inside an input of schema `ast`, when the path leads to one. */
+export const fieldAt = (ast: SchemaAST.AST, path: ReadonlyArray<PropertyKey>): SchemaAST.AST | undefined => {
+  let current: SchemaAST.AST | undefined = ast
+  for (const key of path) {
+    if (current === undefined) return undefined
+    current = memberAt(unwrap(current, {}), key)
+  }
+  return current
+}
+
+const memberAt = (ast: SchemaAST.AST, key: PropertyKey): SchemaAST.AST | undefined => {
+  if (SchemaAST.isTypeLiteral(ast)) return ast.propertySignatures.find((p) => p.name === key)?.type
+  if (SchemaAST.isTupleType(ast) && typeof key === "number") return (ast.elements[key] ?? ast.rest[0])?.type
+  if (SchemaAST.isUnion(ast)) {
+    for (const member of ast.types) {
+      const found = memberAt(unwrap(member, {}), key)
+      if (found !== undefined) return found
+    }
+  }
+  return undefined
+}
+
 // ---- walking the issue tree ----
 
 type Path = ReadonlyArray<PropertyKey>

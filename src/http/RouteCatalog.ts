@@ -1,5 +1,5 @@
 import { HttpApi, HttpLayerRouter, OpenApi } from "@effect/platform"
-import { Context, Option } from "effect"
+import { Context, Option, type SchemaAST } from "effect"
 import type { EndpointGroup } from "../domain/Service.ts"
 import { CachePolicy, type CachePolicyName, Enterprise, IndexGroup } from "./Annotations.ts"
 
@@ -15,6 +15,8 @@ export interface RouteDescriptor {
   readonly cachePolicy: CachePolicyName
   /** Counted against the anonymous per-IP budget. */
   readonly rateLimited: boolean
+  /** The schemas HttpApi decodes the request with (path, query, body), to explain a rejected input. */
+  readonly inputs?: ReadonlyArray<SchemaAST.AST>
 }
 
 const rateLimitedPath = (path: string) =>
@@ -40,7 +42,10 @@ export const fromHttpApi = (api: HttpApi.HttpApi.Any): Array<RouteDescriptor> =>
         ),
         enterprise: Option.getOrElse(annotation(Enterprise), () => false),
         cachePolicy: Option.getOrElse(annotation(CachePolicy), () => "data" as const),
-        rateLimited: rateLimitedPath(endpoint.path)
+        rateLimited: rateLimitedPath(endpoint.path),
+        inputs: [endpoint.pathSchema, endpoint.urlParamsSchema, endpoint.payloadSchema].flatMap((schema) =>
+          Option.isSome(schema) ? [schema.value.ast] : []
+        )
       })
     }
   })

@@ -38,6 +38,27 @@ describe("REST findings of the external review", () => {
     expect(problem.message).toBe(problem.detail)
   })
 
+  it("a rejected parameter is explained by what it must be, never by Effect's wording or the value sent", async () => {
+    const invalid = async (path: string) => {
+      const response = await server.get(path)
+      expect(response.status).toBe(400)
+      const text = await response.text()
+      expect(text).not.toMatch(/Expected|actual|undefined|Unable to decode|SECRET/)
+      return JSON.parse(text).invalidParams
+    }
+    expect(await invalid("/api/ecfr/740/search?q=x&per_page=21")).toEqual([
+      { name: "per_page", in: "query", reason: "must be an integer between 1 and 20" }
+    ])
+    expect(await invalid("/api/ecfr/740/search?q=x&page=SECRET-PARTY")).toEqual([
+      { name: "page", in: "query", reason: "must be an integer between 1 and 10000" }
+    ])
+    expect(await invalid("/api/ecfr/740/search")).toEqual([{ name: "q", in: "query", reason: "is required" }])
+    // a reason the schema's author wrote is kept
+    const [eccn] = await invalid("/api/eccn/SECRET")
+    expect(eccn).toMatchObject({ name: "eccn", in: "path" })
+    expect(eccn.reason).toMatch(/^must be an ECCN \(five characters/)
+  })
+
   it("the OpenAPI document describes problems as they are sent", async () => {
     const document = await (await server.get("/openapi.json", { headers: keyed })).json()
     for (const name of ["NotFound", "InvalidRequest", "CreditsRequired"]) {

@@ -1,5 +1,6 @@
 import { HttpServerError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Exit, Option, Schema } from "effect"
+import { fieldAt, type FormattedIssue, reasonOf } from "../../domain/DecodeIssues.ts"
 import {
   InternalError,
   type InvalidParameterIssue,
@@ -74,26 +75,33 @@ const parseBody = (response: HttpServerResponse.HttpServerResponse): Record<stri
   }
 }
 
-interface DecodeIssue {
-  readonly path: ReadonlyArray<unknown>
-  readonly message: string
+interface DecodeIssue extends FormattedIssue {
+  readonly path: ReadonlyArray<PropertyKey>
 }
 
 const pathParams = (route: string | undefined) =>
   new Set(Array.from(route?.matchAll(/:([A-Za-z_]+)/g) ?? [], (m) => m[1]!))
 
-/** HttpApi's own schema-decode failure, restated as an InvalidRequest problem naming each parameter. */
+/**
+ * HttpApi's own schema-decode failure, restated as an InvalidRequest problem naming each parameter
+ * and what it must be (from the route's input schemas), in the words MCP uses for tool arguments.
+ */
 const fromDecodeError = (body: Record<string, unknown>, info: RequestInfo): InvalidRequest => {
   const inPath = pathParams(info.route?.path)
   const issues = Array.isArray(body.issues) ? body.issues as ReadonlyArray<DecodeIssue> : []
-  const byName = new Map<string, InvalidParameterIssue>()
+  const byName = new Map<string, { readonly path: ReadonlyArray<PropertyKey>; readonly issues: Array<DecodeIssue> }>()
   for (const issue of issues) {
     const name = issue.path.length > 0 ? issue.path.map(String).join(".") : "body"
-    const where = inPath.has(String(issue.path[0])) ? "path" : info.method === "GET" ? "query" : "body"
-    const seen = byName.get(name)
-    byName.set(name, { name, in: where, reason: seen ? `${seen.reason}; ${issue.message}` : issue.message })
+    const entry = byName.get(name) ?? { path: issue.path, issues: [] }
+    entry.issues.push(issue)
+    byName.set(name, entry)
   }
-  const invalidParams = Array.from(byName.values())
+  const inputs = info.route?.inputs ?? []
+  const invalidParams = Array.from(byName, ([name, { issues, path }]): InvalidParameterIssue => {
+    const where = inPath.has(String(path[0])) ? "path" : info.method === "GET" ? "query" : "body"
+    const field = inputs.map((input) => fieldAt(input, path)).find((found) => found !== undefined)
+    return { name, in: where, reason: reasonOf(issues, path.length === 0 ? undefined : field) }
+  })
   const names = invalidParams.map((p) => `${p.name} (${p.reason})`).join("; ")
   return new InvalidRequest({ detail: `Invalid parameter: ${names || "request"}`, invalidParams })
 }
