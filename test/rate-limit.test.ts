@@ -110,6 +110,28 @@ describe("anonymous rate limit over HTTP", () => {
       .toBe(200)
   })
 
+  it("a cached answer never carries the rate-limit state of the client whose request filled the cache", async () => {
+    // counts the first request, then fails: the second is answered from the cache, uncounted
+    let calls = 0
+    const firstOnly = Layer.succeed(RateLimiter, {
+      limit: 5,
+      windowSeconds: 60,
+      consume: () =>
+        calls++ === 0
+          ? Effect.succeed({ allowed: true, limit: 5, remaining: 4, resetSeconds: 12 })
+          : Effect.fail(new RateLimiterError({ reason: "store unreachable" }))
+    })
+    server = await startServer({ app: withLimiter(firstOnly) })
+    const counted = await server.get("/api/regulatory-status")
+    expect(counted.headers.get("ratelimit-remaining")).toBe("4")
+    const cached = await server.get("/api/regulatory-status")
+    expect(cached.status).toBe(200)
+    expect(calls).toBe(2)
+    expect(cached.headers.get("ratelimit-limit")).toBeNull()
+    expect(cached.headers.get("ratelimit-remaining")).toBeNull()
+    expect(cached.headers.get("etag")).toBe(counted.headers.get("etag"))
+  })
+
   it("fails open when the limiter fails", async () => {
     const broken = Layer.succeed(RateLimiter, {
       limit: 1,

@@ -1,4 +1,4 @@
-import { HttpServerResponse } from "@effect/platform"
+import { Headers, HttpServerResponse } from "@effect/platform"
 import type { DataGenerationShape } from "../../services/DataGeneration.ts"
 import { acceptsGzip } from "./Encoding.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
@@ -15,6 +15,15 @@ export interface ResponseCacheOptions {
   readonly maxBytes: number
   readonly maxEntryBytes: number
 }
+
+/** Headers about one client's budget: never handed to another client from the cache. */
+const perClientHeaders = [
+  "ratelimit-limit",
+  "ratelimit-remaining",
+  "ratelimit-reset",
+  "ratelimit-policy",
+  "retry-after"
+]
 
 export const defaultOptions: ResponseCacheOptions = {
   ttlMillis: 30_000,
@@ -76,7 +85,13 @@ export const make = (generation: DataGenerationShape, options: ResponseCacheOpti
         if (totalBytes + bytes <= options.maxBytes) break
         remove(oldest, entry)
       }
-      entries.set(key, { response, bytes, expiresAt: Date.now() + options.ttlMillis, generation: builtAt })
+      // the request that filled the entry may have been counted; the ones it answers may not be
+      const shared = HttpServerResponse.uint8Array(response.body.body, {
+        status: response.status,
+        headers: Headers.remove(response.headers, perClientHeaders),
+        contentType: response.body.contentType
+      })
+      entries.set(key, { response: shared, bytes, expiresAt: Date.now() + options.ttlMillis, generation: builtAt })
       totalBytes += bytes
     },
 
