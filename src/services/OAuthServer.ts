@@ -249,6 +249,7 @@ export const make = Effect.gen(function*() {
       const presented = parseSecret(Prefix.access, value) ?? parseSecret(Prefix.refresh, value)
       if (presented === undefined) return
       const isRefresh = value.startsWith(Prefix.refresh)
+      const now = yield* Clock.currentTimeMillis
       // RFC 7009 §2.2: unknown, expired or foreign tokens are not an error; the answer is the same 200
       yield* store.update((latest) => {
         const table = isRefresh ? latest.refreshTokens : latest.accessTokens
@@ -259,7 +260,7 @@ export const make = Effect.gen(function*() {
           !secretMatches(presented.secret, stored.secretHash)
         ) return [undefined, latest] as const
         if (isRefresh) {
-          return [undefined, revokeGrants(latest, new Set([grant.id]), "revoked by the client", Date.now())]
+          return [undefined, revokeGrants(latest, new Set([grant.id]), "revoked by the client", now)]
         }
         const { [presented.id]: _revoked, ...accessTokens } = latest.accessTokens
         return [undefined, { ...latest, accessTokens }] as const
@@ -269,13 +270,12 @@ export const make = Effect.gen(function*() {
   const resolveAccessToken: OAuthServerShape["resolveAccessToken"] = (bearer) => {
     const presented = parseSecret(Prefix.access, bearer)
     if (presented === undefined) return Effect.succeedNone
-    return Effect.flatMap(Effect.catchTag(store.current, "StoreError", storeDown), (document) => {
+    const read = Effect.all([Effect.catchTag(store.current, "StoreError", storeDown), Clock.currentTimeMillis])
+    return Effect.flatMap(read, ([document, now]) => {
       const stored = Object.hasOwn(document.accessTokens, presented.id)
         ? document.accessTokens[presented.id]
         : undefined
-      if (
-        stored === undefined || !secretMatches(presented.secret, stored.secretHash) || stored.expiresAt <= Date.now()
-      ) {
+      if (stored === undefined || !secretMatches(presented.secret, stored.secretHash) || stored.expiresAt <= now) {
         return Effect.succeedNone
       }
       // no look-up of the client: revoking a client revokes its connections in the same transaction
@@ -308,7 +308,7 @@ export const make = Effect.gen(function*() {
   // the client's row and its connections change in one transaction (see resolveAccessToken)
   const revokeClient = (clientId: string) =>
     clients.withTransaction(Effect.gen(function*() {
-      const now = Date.now()
+      const now = yield* Clock.currentTimeMillis
       if (!(yield* clients.markRevoked(clientId, now))) return false
       yield* store.update((document) => {
         const grantIds = new Set(

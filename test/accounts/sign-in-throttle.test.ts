@@ -208,7 +208,7 @@ describe("sign-in throttle", () => {
         expect((yield* attempt("a-guess"))._tag).toBe("Retry")
       }).pipe(Effect.provide(server)))
 
-    it.effect("ends a pending sign-in after ten minutes and a code after one, on the Effect clock", () =>
+    it.effect("ends a pending sign-in after ten minutes, a code after one, and tokens at their lifetimes, on the Effect clock", () =>
       Effect.gen(function*() {
         const oauth = yield* OAuthServer.OAuthServer
         const users = yield* UserDirectory.makeEmbedded
@@ -254,12 +254,28 @@ describe("sign-in throttle", () => {
         yield* TestClock.adjust("9 minutes")
         const timely = code(yield* signIn(pending.handle))
         yield* TestClock.adjust("59 seconds")
-        expect(Either.isRight(yield* exchange(timely))).toBe(true)
+        const issued = Either.getOrThrow(yield* exchange(timely))
 
         const late = code(yield* signIn((yield* begin).handle))
         yield* TestClock.adjust("1 minute")
         expect(yield* exchange(late)).toMatchObject({
           left: { error: "invalid_grant", description: "the authorization code is not valid" }
+        })
+
+        // an access token lives an hour, a refresh token 30 days, both counted on the same clock
+        const refresh = (token: string) =>
+          Effect.either(oauth.token(
+            new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: client.client_id }),
+            { authorization: undefined, userAgent: undefined }
+          ))
+        expect(Option.isSome(yield* oauth.resolveAccessToken(issued.access_token))).toBe(true)
+        yield* TestClock.adjust("59 minutes")
+        expect(Option.isNone(yield* oauth.resolveAccessToken(issued.access_token))).toBe(true)
+        const renewed = Either.getOrThrow(yield* refresh(issued.refresh_token!))
+        expect(Option.isSome(yield* oauth.resolveAccessToken(renewed.access_token))).toBe(true)
+        yield* TestClock.adjust("30 days")
+        expect(yield* refresh(renewed.refresh_token!)).toMatchObject({
+          left: { error: "invalid_grant", description: "the refresh token is not valid" }
         })
       }).pipe(Effect.provide(server)))
 

@@ -31,16 +31,17 @@ export const makeTokenGrants = (context: {
       )
       if (taken === undefined) return yield* oauthFailure("invalid_grant", "the authorization code is not valid")
       const { code } = taken
+      // every time here is on the Effect clock, the one SignIns issued the code on
+      const now = yield* Clock.currentTimeMillis
       if (taken.reused) {
         // a second use of a code: the first may have been an attacker, so its connection ends too
         const grantIds = new Set([code.grantId])
-        yield* store.update((document) => [undefined, revokeGrants(document, grantIds, "code reused", Date.now())])
+        yield* store.update((document) => [undefined, revokeGrants(document, grantIds, "code reused", now)])
           .pipe(Effect.catchTag("StoreError", unavailable))
         return yield* oauthFailure("invalid_grant", "the authorization code was already used")
       }
       const request = code.request
-      // the code's lifetime runs on the clock that issued it (SignIns)
-      if (code.expiresAt <= (yield* Clock.currentTimeMillis) || request.clientId !== client.clientId) {
+      if (code.expiresAt <= now || request.clientId !== client.clientId) {
         return yield* oauthFailure("invalid_grant", "the authorization code is not valid")
       }
       if (form.get("redirect_uri") !== request.redirectUri) {
@@ -54,7 +55,6 @@ export const makeTokenGrants = (context: {
         return yield* oauthFailure("invalid_grant", "code_verifier does not match the code_challenge")
       }
       yield* checkResource(form, request.resource)
-      const now = Date.now()
       const source: ClientSource = {
         applicationType: client.metadata.application_type,
         redirectUri: request.redirectUri,
@@ -110,8 +110,8 @@ export const makeTokenGrants = (context: {
       if (presented === undefined) return yield* invalid
       const requestedScopes = (form.get("scope") ?? "").split(" ").filter((scope) => scope !== "")
       type Outcome = readonly [Either.Either<TokenResponse, OAuthFailure>, OAuthDocument]
+      const now = yield* Clock.currentTimeMillis
       const outcome = yield* store.update((document): Outcome => {
-        const now = Date.now()
         const token = Object.hasOwn(document.refreshTokens, presented.id)
           ? document.refreshTokens[presented.id]
           : undefined
