@@ -17,14 +17,25 @@ const instance = (url: string) =>
     )
   )
 
+/**
+ * A scratch database migrated before any instance starts, as the service migrates before its
+ * services run: an instance's credit-hold sweep starts at once, and would otherwise meet no tables.
+ */
+const migratedDatabase = Effect.gen(function*() {
+  const { url } = yield* scratchDatabase
+  yield* Migrations.run.pipe(
+    Effect.provide(Postgres.layer(Redacted.make(url), databaseConfig(url), "ecds-test-migrate"))
+  )
+  return url
+})
+
 describe("credits shared by two instances on one PostgreSQL", () => {
   it.scopedLive(
     "50 parallel final renders over both against 20 credits: exactly 20 paid, nothing twice",
     () =>
       Effect.gen(function*() {
-        const { url } = yield* scratchDatabase
+        const url = yield* migratedDatabase
         const a = yield* instance(url)
-        yield* Migrations.run.pipe(Effect.provideService(SqlClient, Context.get(a, SqlClient)))
         const b = yield* instance(url)
         const creditsA = Context.get(a, Credits)
         const creditsB = Context.get(b, Credits)
@@ -59,9 +70,8 @@ describe("credits shared by two instances on one PostgreSQL", () => {
     "a failed render on one instance refunds the credit the other can then spend",
     () =>
       Effect.gen(function*() {
-        const { url } = yield* scratchDatabase
+        const url = yield* migratedDatabase
         const a = yield* instance(url)
-        yield* Migrations.run.pipe(Effect.provideService(SqlClient, Context.get(a, SqlClient)))
         const b = yield* instance(url)
         yield* Context.get(a, Credits).add("user:u1", 1)
         const failed = yield* Effect.either(Context.get(a, Credits).spend("user:u1", Effect.fail("backend down")))
