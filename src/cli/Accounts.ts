@@ -7,7 +7,7 @@ import { AppConfig } from "../services/AppConfig.ts"
 import type * as OAuth from "../services/OAuthServer.ts"
 import type * as Users from "../services/UserDirectory.ts"
 import { arg, CommandFailed, group, leaf, load, type Parsed, text, UsageError } from "./Command.ts"
-import { loadConfig } from "./Startup.ts"
+import { loadConfig, storeCommandNote } from "./Startup.ts"
 
 /**
  * Development users of the sign-in page and the OAuth clients that registered, in the SQL store the
@@ -225,6 +225,6 @@ const clients = group({
 export const accounts = group({
   name: "accounts",
   summary: "development users and OAuth clients",
-  details: "Works on the store under DATA_DIR; safe next to a running server.",
+  details: storeCommandNote,
   commands: [users, clients]
 })

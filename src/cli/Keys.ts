@@ -1,7 +1,7 @@
 import { Console, Effect, Layer } from "effect"
 import * as AppConfig from "../services/AppConfig.ts"
 import { CommandFailed, group, leaf, load, type OptionSpec, type Parsed } from "./Command.ts"
-import { loadConfig } from "./Startup.ts"
+import { loadConfig, storeCommandNote } from "./Startup.ts"
 
 /** Runs one keys operation against the server's own stores (the SQL store the configuration names). */
 const runKeys = (name: string) => (input: Parsed) =>
@@ -39,7 +39,7 @@ const createOptions: Record<string, OptionSpec> = {
 export const keys = group({
   name: "keys",
   summary: "API keys and prepaid credits",
-  details: "Works on the store under DATA_DIR; safe next to a running server.",
+  details: storeCommandNote,
   commands: [
     leaf({
       name: "create",

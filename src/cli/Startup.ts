@@ -3,6 +3,11 @@ import { Effect } from "effect"
 import * as AppConfig from "../services/AppConfig.ts"
 import { CommandFailed } from "./Command.ts"
 
+/** Where the operator commands on keys and accounts work, and why the embedded store needs the service stopped. */
+export const storeCommandNote =
+  "Works on the store (DATABASE_URL, else the embedded database under DATA_DIR, which a running\n" +
+  "service holds open: stop it first, or share a PostgreSQL server)."
+
 /**
  * The configuration, checked up front: every invalid variable is reported at once, each with its
  * value (secrets hidden) and what to set instead.
