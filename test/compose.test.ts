@@ -13,12 +13,14 @@ interface Service {
   readonly volumes?: ReadonlyArray<string>
   readonly ports?: ReadonlyArray<string>
   readonly command?: ReadonlyArray<string>
+  readonly configs?: ReadonlyArray<{ readonly source: string; readonly target: string }>
   readonly healthcheck?: { readonly test: ReadonlyArray<string> }
   readonly depends_on?: Record<string, { readonly condition: string }>
 }
 
 const compose = parse(readFileSync(join(repoRoot, "compose.yaml"), "utf8"), { merge: true }) as {
   readonly services: Record<string, Service>
+  readonly configs: Record<string, { readonly content: string }>
   readonly volumes: Record<string, unknown>
 }
 
@@ -67,7 +69,11 @@ describe("compose.yaml (two instances, PostgreSQL, Redis, a load balancer)", () 
 
   it("balances the published port over both instances at the address PUBLIC_BASE_URL names", () => {
     const balancer = compose.services["load-balancer"]!
-    expect(balancer.command).toEqual(expect.arrayContaining(["ecds-a:8787", "ecds-b:8787"]))
+    expect(balancer.configs).toEqual([{ source: "caddyfile", target: "/etc/caddy/Caddyfile" }])
+    const caddyfile = compose.configs.caddyfile!.content
+    expect(caddyfile).toMatch(/^:8787 \{\n\s+reverse_proxy ecds-a:8787 ecds-b:8787 \{/)
+    // TRUST_PROXY takes CF-Connecting-IP first: a client must not choose its own address through the balancer
+    expect(caddyfile).toContain("header_up -CF-Connecting-IP")
     const published = balancer.ports![0]!.split(":")[0]
     expect(new URL(instances[0]!.environment!.PUBLIC_BASE_URL!).port).toBe(published)
   })
