@@ -1,8 +1,10 @@
+import { RateLimitExceeded, RateLimitStoreError } from "@effect/experimental/RateLimiter"
 import { afterAll, afterEach, assert, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Duration, Effect, Layer, TestClock } from "effect"
 import { AppRoutes } from "../src/http/App.ts"
 import { forRuntime } from "../src/layers/Main.ts"
 import { PublicServices } from "../src/layers/Public.ts"
+import { withBreaker } from "../src/services/ratelimit/Breaker.ts"
 import { makeInMemory, RateLimiter, RateLimiterError } from "../src/services/RateLimiter.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
 import { testStore } from "./support/TestStore.ts"
@@ -23,6 +25,52 @@ describe("RateLimiter", () => {
       assert.isTrue((yield* limiter.consume("b")).allowed, "other clients have their own budget")
       yield* TestClock.adjust("1 second")
       assert.deepStrictEqual(yield* limiter.consume("a"), { allowed: true, limit: 2, remaining: 1, resetSeconds: 30 })
+    }))
+
+  it.effect("asks a counter store that just failed again only after a pause (a Redis outage adds no wait per request)", () =>
+    Effect.gen(function*() {
+      let asked = 0
+      let failing = true
+      const count = { key: "a", tokens: 1, refillRate: Duration.millis(500), limit: 120 }
+      const store = withBreaker({
+        fixedWindow: () =>
+          Effect.suspend(() => {
+            asked++
+            return failing
+              ? Effect.fail(new RateLimitStoreError({ message: "Redis unreachable" }))
+              : Effect.succeed([1, 500] as const)
+          }),
+        tokenBucket: () => Effect.die("not used")
+      }, 2_000)
+      const tries = Effect.either(store.fixedWindow(count))
+      expect((yield* tries)._tag).toBe("Left")
+      expect((yield* tries)._tag).toBe("Left")
+      expect(asked).toBe(1)
+      yield* TestClock.adjust("1999 millis")
+      yield* tries
+      expect(asked).toBe(1)
+      yield* TestClock.adjust("1 millis")
+      failing = false
+      assert.deepStrictEqual(yield* store.fixedWindow(count), [1, 500])
+      expect(asked).toBe(2)
+    }))
+
+  it.effect("keeps asking a counter store that answers a budget is exceeded", () =>
+    Effect.gen(function*() {
+      let asked = 0
+      const store = withBreaker({
+        fixedWindow: () =>
+          Effect.suspend(() => {
+            asked++
+            return Effect.fail(
+              new RateLimitExceeded({ retryAfter: Duration.seconds(1), key: "a", limit: 1, remaining: 0 })
+            )
+          }),
+        tokenBucket: () => Effect.die("not used")
+      }, 2_000)
+      const count = { key: "a", tokens: 1, refillRate: Duration.millis(500), limit: 1 }
+      for (let i = 0; i < 3; i++) yield* Effect.either(store.fixedWindow(count))
+      expect(asked).toBe(3)
     }))
 
   it.effect("never allows more than `limit` in any window to a client that keeps asking", () =>

@@ -2,6 +2,7 @@ import type { RateLimiterStore } from "@effect/experimental/RateLimiter"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig } from "../services/AppConfig.ts"
 import * as OAuthLimits from "../services/OAuthLimits.ts"
+import * as Breaker from "../services/ratelimit/Breaker.ts"
 import * as Counters from "../services/ratelimit/Counters.ts"
 import * as MemoryStore from "../services/ratelimit/MemoryStore.ts"
 import * as RedisStore from "../services/ratelimit/RedisStore.ts"
@@ -27,7 +28,7 @@ export const fromConfig: Layer.Layer<
       onNone: () => over(MemoryStore.layer(), Counters.layerMemory),
       onSome: (url) =>
         over(
-          RedisStore.layer({ url: Redacted.value(url), prefix: config.redisKeyPrefix }),
+          Breaker.layer(RedisStore.layer({ url: Redacted.value(url), prefix: config.redisKeyPrefix }), 2_000),
           Counters.layerRedis
         )
     })))
