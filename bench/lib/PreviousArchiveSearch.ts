@@ -39,3 +39,68 @@ export const previousStatement = (
       ORDER BY m.score DESC, d.date DESC NULLS LAST, d.id`
   ))
 }
+
+/** A search's answer, reduced to what the comparison looks at. */
+export interface Answer {
+  readonly total: number
+  readonly hits: ReadonlyArray<{ readonly id: string; readonly score: number; readonly snippet: string | null }>
+}
+
+const normalized = (snippet: unknown) =>
+  typeof snippet === "string" && snippet.length > 0
+    ? snippet.replace(/<!--[^>]*-->/g, " ").replace(/\s+/g, " ").trim()
+    : null
+
+/** The previous statement's rows as an answer, scores rounded and snippets cleaned as the repository does. */
+export const previousAnswer = (rows: ReadonlyArray<any>): Answer => ({
+  total: rows.length === 0 ? 0 : Number(rows[0].total),
+  hits: rows.map((row) => ({
+    id: row.id as string,
+    score: Math.round(Number(row.score) * 1000) / 1000,
+    snippet: normalized(row.snippet)
+  }))
+})
+
+/** Two words stem alike, near enough: they share all but their last three letters. */
+const sameStem = (word: string, term: string) => {
+  let common = 0
+  while (common < Math.min(word.length, term.length) && word[common] === term[common]) common++
+  return common >= Math.max(1, Math.min(word.length, term.length) - 3)
+}
+
+/**
+ * What differs between an answer and the previous statement's: hits, their order, scores and the
+ * total must be the same. Snippets come from a narrower window than before, so they are not held
+ * to the previous text: each must be words of its document (party, title, text) with a word of the
+ * query in `**bold**`.
+ */
+export const differences = (
+  now: Answer,
+  before: Answer,
+  query: string,
+  textOf: (id: string) => string
+): Array<string> => {
+  const problems: Array<string> = []
+  if (now.total !== before.total) problems.push(`total ${now.total}, was ${before.total}`)
+  if (now.hits.length !== before.hits.length) problems.push(`${now.hits.length} hits, were ${before.hits.length}`)
+  const terms = ArchiveRepo.queryTerms(query)
+  now.hits.forEach((hit, i) => {
+    const was = before.hits[i]
+    if (hit.id !== was?.id || hit.score !== was.score) {
+      problems.push(`hit ${i}: ${hit.id} ${hit.score}, was ${was?.id} ${was?.score}`)
+      return
+    }
+    if (hit.snippet === null) return
+    const bold = [...hit.snippet.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => ArchiveRepo.fold(m[1]!))
+    if (!bold.some((word) => terms.some((term) => sameStem(word, term)))) {
+      problems.push(`hit ${i} (${hit.id}): no query word in bold in "${hit.snippet}"`)
+    }
+    // word by word: a passage may run from the title into the text's window
+    const text = ArchiveRepo.fold(textOf(hit.id))
+    const foreign = hit.snippet.replaceAll("**", "").split(/\s+/).filter((word) =>
+      word !== "…" && !text.includes(ArchiveRepo.fold(word))
+    )
+    if (foreign.length > 0) problems.push(`hit ${i} (${hit.id}): ${foreign.join(" ")} not in its text`)
+  })
+  return problems
+}
