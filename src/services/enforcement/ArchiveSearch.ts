@@ -122,8 +122,10 @@ export const anyWordQuery = joined(" | ")
  * cut back to whole words. That occurrence is looked for in the text's first `leadChars`
  * lower-cased, and only then in the whole text lower-cased once (subqueries kept apart with
  * `OFFSET 0`: pulled up into the outer query, each would be computed again wherever the outer query
- * names its result). Stems are letters and digits only (see `queryTerms`), so they are safe in the
- * pattern.
+ * names its result). The words are looked for as typed as well as stemmed: a stem is not always
+ * the start of its words (`company` stems to `compani`), and a text where none is found falls back
+ * to `headlineChars` of text, the costliest snippet there is. Stems and words are letters and
+ * digits only (see `queryTerms`), so they are safe in the pattern.
  */
 export const search =
   (sql: SqlClient, columns: Fragment, toRow: (raw: any) => ArchiveRow) =>
@@ -137,7 +139,9 @@ export const search =
           '\\m(' || stems.alternatives || ')' AS starts, stems.longest
         FROM (
           SELECT string_agg(lexeme, '|') AS alternatives, max(length(lexeme)) AS longest
-          FROM unnest(tsvector_to_array(to_tsvector('english', ${terms.join(" ")}))) AS lexeme
+          FROM unnest(tsvector_to_array(
+            to_tsvector('english', ${terms.join(" ")}) || to_tsvector('simple', ${terms.join(" ")})
+          )) AS lexeme
         ) AS stems
       ),
       matched AS (
