@@ -4,6 +4,8 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer, Option } from "effect"
 import { join } from "node:path"
 import { AppConfig, type AppConfigShape } from "../services/AppConfig.ts"
+import * as PartFills from "../services/ecfr/PartFills.ts"
+import * as SharedFills from "../services/ecfr/SharedFills.ts"
 import * as Migrations from "../services/store/Migrations.ts"
 import * as Pglite from "../services/store/Pglite.ts"
 import * as PgliteMaintenance from "../services/store/PgliteMaintenance.ts"
@@ -13,7 +15,7 @@ import * as NoteTargets from "../services/workspace/NoteTargets.ts"
 
 /** A migrated SQL store with its health probe, as the app is given it. */
 export type StoreLayer = Layer.Layer<
-  SqlClient | StoreHealth.StoreHealth | NoteTargets.NoteTargets,
+  SqlClient | StoreHealth.StoreHealth | NoteTargets.NoteTargets | PartFills.PartFills,
   SqlError | Migrator.MigrationError,
   AppConfig
 >
@@ -30,12 +32,21 @@ const noteTargets = {
   postgresql: NoteTargets.layerShared
 } satisfies Record<StoreHealth.StoreHealthReport["engine"], Layer.Layer<NoteTargets.NoteTargets, never, SqlClient>>
 
+/**
+ * Who downloads an eCFR part: the embedded engine serves one process, which downloads alone; the
+ * instances on one PostgreSQL share the snapshots and take turns downloading (`SharedFills`).
+ */
+const partFills = {
+  embedded: PartFills.layerAlone,
+  postgresql: SharedFills.layer
+} satisfies Record<StoreHealth.StoreHealthReport["engine"], Layer.Layer<PartFills.PartFills, never, SqlClient>>
+
 /** An engine with its health probe, migrated before anything else can use it. */
 export const migrated = <E, R>(
   engine: Layer.Layer<SqlClient, E, R>,
   name: StoreHealth.StoreHealthReport["engine"]
 ) =>
-  noteTargets[name].pipe(
+  Layer.merge(noteTargets[name], partFills[name]).pipe(
     Layer.provideMerge(Layer.mergeAll(Migrations.layer, StoreHealth.layer(name)).pipe(Layer.provideMerge(engine)))
   )
 

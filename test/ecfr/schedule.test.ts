@@ -4,6 +4,7 @@ import { Context, Effect, Fiber, Layer, Logger, LogLevel, Supervisor, TestClock 
 import * as AppConfig from "../../src/services/AppConfig.ts"
 import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import * as Ecfr from "../../src/services/ecfr/Live.ts"
+import * as PartFills from "../../src/services/ecfr/PartFills.ts"
 import { EcfrSource } from "../../src/services/EcfrSource.ts"
 import { ecfrRoutes, tempDataDir } from "../support/EcfrFake.ts"
 import { type FakeUpstream, startFakeUpstream } from "../support/FakeUpstream.ts"
@@ -59,7 +60,8 @@ const withSource = Effect.gen(function*() {
   const layer = Ecfr.layer.pipe(
     Layer.provide(AppConfig.layerWith({ ecfrBaseUrl: fake.url, dataDir: tempDataDir() })),
     Layer.provide(FetchHttpClient.layer),
-    Layer.provide(DataGeneration.layer)
+    Layer.provide(DataGeneration.layer),
+    Layer.provide(PartFills.layerAlone)
   )
   const source = Context.get(yield* Layer.build(layer), EcfrSource)
   return { fake, source }

@@ -2,13 +2,14 @@ import type { SqlClient } from "@effect/sql/SqlClient"
 import { type Context, Effect, Layer, Logger, LogLevel, Scope } from "effect"
 import { embeddedDirectory, migrated, type StoreLayer } from "../../src/layers/Store.ts"
 import * as AppConfig from "../../src/services/AppConfig.ts"
+import type { PartFills } from "../../src/services/ecfr/PartFills.ts"
 import * as KeysCommand from "../../src/services/KeysCommand.ts"
 import * as Pglite from "../../src/services/store/Pglite.ts"
 import type { StoreHealth } from "../../src/services/store/StoreHealth.ts"
 import type { NoteTargets } from "../../src/services/workspace/NoteTargets.ts"
 import { embeddedMigratedEngine } from "./SqlEngines.ts"
 
-type Store = Context.Context<SqlClient | StoreHealth | NoteTargets>
+type Store = Context.Context<SqlClient | StoreHealth | NoteTargets | PartFills>
 
 // stores live as long as the test file's worker: a server restarted on the same DATA_DIR finds its state
 const kept = Effect.runSync(Scope.make())

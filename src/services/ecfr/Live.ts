@@ -12,6 +12,7 @@ import { type EcfrArchive, httpArchive } from "./Archive.ts"
 import { makeCodec } from "./Cursor.ts"
 import { directoryArchive } from "./DirectoryArchive.ts"
 import * as Mirror from "./Mirror.ts"
+import { alone, PartFills, type PartFillsShape } from "./PartFills.ts"
 import { fileStore, memoryStore, type SnapshotStore } from "./SnapshotStore.ts"
 import * as Source from "./Source.ts"
 
@@ -58,7 +59,8 @@ const build = (
   archive: EcfrArchive,
   store: SnapshotStore,
   search: Upstream.UpstreamClient,
-  given?: Partial<Mirror.MirrorOptions>
+  given?: Partial<Mirror.MirrorOptions>,
+  fills: PartFillsShape = alone
 ) =>
   Effect.gen(function*() {
     const generation = yield* DataGeneration
@@ -68,7 +70,7 @@ const build = (
       requestDeadlineMillis: config.upstreamDeadlineSeconds * 1000,
       ...given
     }
-    const mirror = yield* Mirror.make({ archive, store, generation, options })
+    const mirror = yield* Mirror.make({ archive, store, generation, options, fills })
     const codec = makeCodec(yield* cursorSecret(store))
     const daily = refreshAll(mirror, supportedPartNumbers, (part, outcome) =>
       outcome._tag === "Left"
@@ -88,16 +90,23 @@ const build = (
     return { ...Source.make({ mirror, search, codec, deadlineMillis }), cacheReport } satisfies EcfrSourceShape
   })
 
-/** The live mirror: the eCFR API at `ECFR_BASE_URL`, snapshots under `DATA_DIR/ecfr`. */
-export const layer: Layer.Layer<EcfrSource, never, AppConfig | HttpClient.HttpClient | DataGeneration> = Layer
-  .scoped(
-    EcfrSource,
-    Effect.gen(function*() {
-      const config = yield* AppConfig
-      const archive = httpArchive(yield* upstreamClient(config))
-      return yield* build(archive, fileStore(storeDirectory(config)), yield* searchClient(config))
-    })
-  )
+/**
+ * The live mirror: the eCFR API at `ECFR_BASE_URL`, this instance's snapshots under `DATA_DIR/ecfr`,
+ * downloaded as the store's `PartFills` says (shared by the instances on one PostgreSQL).
+ */
+export const layer: Layer.Layer<
+  EcfrSource,
+  never,
+  AppConfig | HttpClient.HttpClient | DataGeneration | PartFills
+> = Layer.scoped(
+  EcfrSource,
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const archive = httpArchive(yield* upstreamClient(config))
+    const store = fileStore(storeDirectory(config))
+    return yield* build(archive, store, yield* searchClient(config), undefined, yield* PartFills)
+  })
+)
 
 /**
  * A mirror of saved eCFR API responses (the `npm run sync -- --from` layout) held in memory:

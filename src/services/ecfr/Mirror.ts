@@ -6,6 +6,7 @@ import type { DataGenerationShape } from "../DataGeneration.ts"
 import type { Served } from "../EcfrSource.ts"
 import type { UpstreamError } from "../Upstream.ts"
 import { decodeFailure, type EcfrArchive } from "./Archive.ts"
+import { alone, type LocalPart, type PartFillsShape } from "./PartFills.ts"
 import * as SingleFlight from "./SingleFlight.ts"
 import { buildSnapshot, type Snapshot } from "./Snapshot.ts"
 import type { SnapshotStore, StoredMeta } from "./SnapshotStore.ts"
@@ -73,10 +74,13 @@ export const make = (deps: {
   readonly store: SnapshotStore
   readonly generation: DataGenerationShape
   readonly options?: MirrorOptions
+  /** Who downloads a part: this instance alone by default, or one of the instances sharing a store. */
+  readonly fills?: PartFillsShape
 }) =>
   Effect.gen(function*() {
     const { archive, generation, store } = deps
     const options = deps.options ?? defaultOptions
+    const fills = deps.fills ?? alone
     const scope = yield* Effect.scope
     const flights = SingleFlight.make(scope)
     const index = yield* store.index
@@ -123,6 +127,47 @@ export const make = (deps: {
         )
       })
 
+    /** Serves `snapshot` from now on, verified at `verifiedAt`, with its copy in the store. */
+    const keep = (slot: Slot, snapshot: Snapshot, verifiedAt: number, from: "eCFR" | "shared mirror") =>
+      Effect.gen(function*() {
+        const { part } = slot.info
+        slot.meta = yield* store.save(snapshot, iso(verifiedAt)).pipe(
+          Effect.catchAll((error) =>
+            Effect.as(
+              Effect.logError("could not store eCFR snapshot; serving it from memory", { part, error: error.message }),
+              undefined
+            )
+          )
+        )
+        slot.snapshot = snapshot
+        yield* confirm(slot, verifiedAt)
+        yield* generation.bump
+        yield* Effect.logInfo("eCFR part mirrored", {
+          part,
+          issueDate: snapshot.issueDate,
+          sections: snapshot.sections.length,
+          from
+        })
+      })
+
+    /** A snapshot another instance fetched (undefined: the one held is current), as `PartFills` hands it over. */
+    const adopt = (slot: Slot, snapshot: Snapshot | undefined, verifiedAt: number) =>
+      Effect.gen(function*() {
+        if (snapshot === undefined) {
+          yield* confirm(slot, verifiedAt)
+          return "unchanged" as const
+        }
+        const sameContent = snapshot.contentHash === slot.snapshot?.contentHash
+        yield* keep(slot, snapshot, verifiedAt, "shared mirror")
+        return sameContent ? "unchanged" as const : "updated" as const
+      })
+
+    const localPart = (slot: Slot): LocalPart => ({
+      info: slot.info,
+      snapshot: () => slot.snapshot,
+      adopt: (snapshot, verifiedAt) => adopt(slot, snapshot, verifiedAt)
+    })
+
     const download = (slot: Slot, force: boolean) =>
       Effect.gen(function*() {
         const { part, title } = slot.info
@@ -150,18 +195,7 @@ export const make = (deps: {
           yield* confirm(slot, now)
           return "unchanged" as const
         }
-        slot.meta = yield* store.save(snapshot, iso(now)).pipe(
-          Effect.catchAll((error) =>
-            Effect.as(
-              Effect.logError("could not store eCFR snapshot; serving it from memory", { part, error: error.message }),
-              undefined
-            )
-          )
-        )
-        slot.snapshot = snapshot
-        yield* confirm(slot, now)
-        yield* generation.bump
-        yield* Effect.logInfo("eCFR part mirrored", { part, issueDate: date, sections: snapshot.sections.length })
+        yield* keep(slot, snapshot, now, "eCFR")
         // a new issue of the title that leaves this part as it was still replaces the snapshot: the
         // issue date it is served under must be the current one
         return sameContent ? "unchanged" as const : "updated" as const
@@ -174,8 +208,19 @@ export const make = (deps: {
         )
       )
 
-    const refresh = (part: number, refreshOptions: { readonly force: boolean }) =>
-      flights.run(`refresh:${part}`, download(slotOf(part), refreshOptions.force))
+    const refresh = (part: number, refreshOptions: { readonly force: boolean }) => {
+      const slot = slotOf(part)
+      const { force } = refreshOptions
+      return flights.run(
+        `refresh:${part}`,
+        Effect.flatMap(Clock.currentTimeMillis, (requestedAt) =>
+          fills.refresh(
+            localPart(slot),
+            { force, requestedAt, freshForMillis: options.freshForMillis },
+            download(slot, force)
+          ))
+      )
+    }
 
     const loadStored = (slot: Slot) =>
       flights.run(

@@ -109,6 +109,26 @@ export const store: MigrationArea = {
         expires_at bigint NOT NULL
       )`,
       `CREATE INDEX oauth_sign_in_throttle_expiry ON oauth_sign_in_throttle (expires_at)`
+    ),
+    // the eCFR mirror instances on PostgreSQL share: each part's newest snapshot (the parsed snapshot
+    // as JSON beside its XML), and the lease of the instance downloading a part, so one asks eCFR
+    // while the others wait for its answer. New tables only: instances of the previous version
+    // never read them and keep their own files.
+    "17_ecfr_part_snapshots": statements(
+      `CREATE TABLE ecfr_part_snapshots (
+        part integer PRIMARY KEY,
+        issue_date text NOT NULL,
+        content_hash text NOT NULL,
+        fetched_at bigint NOT NULL,
+        verified_at bigint NOT NULL,
+        snapshot text NOT NULL,
+        xml text NOT NULL
+      )`,
+      `CREATE TABLE ecfr_part_fills (
+        part integer PRIMARY KEY,
+        holder text NOT NULL,
+        lease_until timestamptz NOT NULL
+      )`
     )
   }
 }

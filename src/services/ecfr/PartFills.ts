@@ -1,0 +1,43 @@
+import { Context, type Effect, Layer } from "effect"
+import type { SupportedPartInfo } from "../../domain/Service.ts"
+import type { RefreshOutcome } from "./Mirror.ts"
+import type { Snapshot } from "./Snapshot.ts"
+
+/** A part as this instance holds it, and how it takes a snapshot another instance fetched. */
+export interface LocalPart {
+  readonly info: SupportedPartInfo
+  readonly snapshot: () => Snapshot | undefined
+  /**
+   * Takes the given snapshot (undefined: the one held is confirmed current) as verified at
+   * `verifiedAt` (epoch ms), saving it where this instance keeps its copy.
+   */
+  readonly adopt: (snapshot: Snapshot | undefined, verifiedAt: number) => Effect.Effect<RefreshOutcome>
+}
+
+export interface RefreshRequest {
+  readonly force: boolean
+  /** When the refresh was asked for (epoch ms): a forced one is satisfied by a check made after it. */
+  readonly requestedAt: number
+  readonly freshForMillis: number
+}
+
+/**
+ * Who asks the upstream for a part. Alone (the embedded engine, one process) an instance always
+ * downloads itself; instances sharing PostgreSQL take a part another one fetched, and only one of
+ * them downloads it at a time (`SharedFills.ts`).
+ */
+export interface PartFillsShape {
+  /** Refreshes `part`: adopts a snapshot another instance fetched, or runs `download`. */
+  readonly refresh: <E>(
+    part: LocalPart,
+    request: RefreshRequest,
+    download: Effect.Effect<RefreshOutcome, E>
+  ) => Effect.Effect<RefreshOutcome, E>
+}
+
+export class PartFills extends Context.Tag("app/PartFills")<PartFills, PartFillsShape>() {}
+
+/** Every refresh downloads: nothing else shares the upstream's answers. */
+export const alone: PartFillsShape = { refresh: (_part, _request, download) => download }
+
+export const layerAlone: Layer.Layer<PartFills> = Layer.succeed(PartFills, alone)
