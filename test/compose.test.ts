@@ -43,7 +43,7 @@ describe("compose.yaml (two instances, PostgreSQL, Redis, a load balancer)", () 
       const read = Either.getOrThrow(config)
       expect(Redacted.value(Option.getOrThrow(read.database.url))).toMatch(/@postgres:5432\//)
       expect(Redacted.value(Option.getOrThrow(read.redisUrl))).toBe("redis://redis:6379")
-      expect(read.trustProxy).toBe(true)
+      expect(read.trustProxy).toBe(1)
       expect(instance.depends_on).toEqual({
         postgres: { condition: "service_healthy" },
         redis: { condition: "service_healthy" }
@@ -72,7 +72,7 @@ describe("compose.yaml (two instances, PostgreSQL, Redis, a load balancer)", () 
     expect(balancer.configs).toEqual([{ source: "caddyfile", target: "/etc/caddy/Caddyfile" }])
     const caddyfile = compose.configs.caddyfile!.content
     expect(caddyfile).toMatch(/^:8787 \{\n\s+reverse_proxy ecds-a:8787 ecds-b:8787 \{/)
-    // TRUST_PROXY takes CF-Connecting-IP first: a client must not choose its own address through the balancer
+    // one proxy in front (TRUST_PROXY=1); a client's own CF-Connecting-IP never reaches an instance either
     expect(caddyfile).toContain("header_up -CF-Connecting-IP")
     const published = balancer.ports![0]!.split(":")[0]
     expect(new URL(instances[0]!.environment!.PUBLIC_BASE_URL!).port).toBe(published)

@@ -150,12 +150,41 @@ describe("anonymous rate limit over HTTP", () => {
     expect((await server.get("/openapi.json", { headers: { "x-forwarded-for": "203.0.113.2" } })).status).toBe(429)
     await server.close()
 
-    server = await startServer({ config: { rateLimitPerMinute: 1, trustProxy: true } })
-    const first = { headers: { "cf-connecting-ip": "203.0.113.1", "x-forwarded-for": "198.51.100.9" } }
-    expect((await server.get("/openapi.json", first)).status).toBe(200)
-    expect((await server.get("/openapi.json", first)).status).toBe(429)
-    expect((await server.get("/openapi.json", { headers: { "x-forwarded-for": "203.0.113.2, 10.0.0.1" } })).status)
-      .toBe(200)
+    server = await startServer({ config: { rateLimitPerMinute: 1, trustProxy: 1 } })
+    expect((await server.get("/openapi.json", { headers: { "x-forwarded-for": "203.0.113.1" } })).status).toBe(200)
+    expect((await server.get("/openapi.json", { headers: { "x-forwarded-for": "203.0.113.1" } })).status).toBe(429)
+    expect((await server.get("/openapi.json", { headers: { "x-forwarded-for": "203.0.113.2" } })).status).toBe(200)
+  })
+
+  it("behind one appending proxy, an X-Forwarded-For entry or CF-Connecting-IP the client sent never becomes its address", async () => {
+    server = await startServer({ config: { rateLimitPerMinute: 1, trustProxy: 1 } })
+    // the proxy appends the address it received from (203.0.113.7) to whatever the client wrote
+    const from = (written: string, extra: Record<string, string> = {}) =>
+      server!.get("/openapi.json", { headers: { "x-forwarded-for": `${written}, 203.0.113.7`, ...extra } })
+    expect((await from("198.51.100.1")).status).toBe(200)
+    expect((await from("198.51.100.2")).status).toBe(429)
+    expect((await from("198.51.100.3, 198.51.100.4")).status).toBe(429)
+    expect((await from("198.51.100.5", { "cf-connecting-ip": "198.51.100.6" })).status).toBe(429)
+  })
+
+  it("counts TRUST_PROXY=2 proxies from the right, and reads CF-Connecting-IP only with TRUST_PROXY=cloudflare", async () => {
+    server = await startServer({ config: { rateLimitPerMinute: 1, trustProxy: 2 } })
+    // client → CDN (appends the client) → balancer (appends the CDN edge) → service
+    const viaTwo = (written: string, client: string) =>
+      server!.get("/openapi.json", { headers: { "x-forwarded-for": `${written}, ${client}, 192.0.2.10` } })
+    expect((await viaTwo("198.51.100.1", "203.0.113.1")).status).toBe(200)
+    expect((await viaTwo("198.51.100.2", "203.0.113.1")).status).toBe(429)
+    expect((await viaTwo("198.51.100.2", "203.0.113.2")).status).toBe(200)
+    await server.close()
+
+    server = await startServer({ config: { rateLimitPerMinute: 1, trustProxy: "cloudflare" } })
+    const viaCloudflare = (client: string, written: string) =>
+      server!.get("/openapi.json", {
+        headers: { "cf-connecting-ip": client, "x-forwarded-for": `${written}, ${client}` }
+      })
+    expect((await viaCloudflare("203.0.113.1", "198.51.100.1")).status).toBe(200)
+    expect((await viaCloudflare("203.0.113.1", "198.51.100.2")).status).toBe(429)
+    expect((await viaCloudflare("203.0.113.2", "198.51.100.2")).status).toBe(200)
   })
 
   it("a cached answer never carries the rate-limit state of the client whose request filled the cache", async () => {

@@ -246,7 +246,7 @@ describe("the anonymous limit counts a batch as its size", () => {
     vi.spyOn(console, "log").mockImplementation((text: unknown) => {
       lines.push(...String(text).split("\n"))
     })
-    limited = await startServer({ app: app(), config: { rateLimitPerMinute: 10, trustProxy: true, logLevel: "debug" } })
+    limited = await startServer({ app: app(), config: { rateLimitPerMinute: 10, trustProxy: 1, logLevel: "debug" } })
   })
   afterAll(async () => {
     await limited.close()

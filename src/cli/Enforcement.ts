@@ -17,11 +17,12 @@ const importCommand = leaf({
   run: (input) =>
     Effect.gen(function*() {
       const config = yield* loadConfig
-      const [Store, ArchiveRepo, { importDirectory, ImportRejected }] = yield* load(() =>
+      const [Store, ArchiveRepo, { importDirectory, ImportRejected }, ArchiveUpgrade] = yield* load(() =>
         Promise.all([
           import("../layers/Store.ts"),
           import("../services/enforcement/ArchiveRepo.ts"),
-          import("../services/enforcement/Import.ts")
+          import("../services/enforcement/Import.ts"),
+          import("../services/enforcement/ArchiveUpgrade.ts")
         ])
       )
       const progress = Progress.start("enforcement import", "records")
@@ -30,7 +31,13 @@ const importCommand = leaf({
           replace: flag(input, "replace"),
           onRecord: (done, total) => progress.update(done, total)
         })).pipe(
-          Effect.provide(Store.fromConfig.pipe(Layer.provide(Layer.succeed(AppConfig, config)))),
+          // the previous version's archive first, as a start would: an import into the empty archive
+          // before the first start would otherwise leave it stranded
+          Effect.provide(
+            Layer.provideMerge(ArchiveUpgrade.layer, Store.fromConfig).pipe(
+              Layer.provide(Layer.succeed(AppConfig, config))
+            )
+          ),
           // stdout carries the JSON report alone
           Logger.withMinimumLogLevel(LogLevel.None),
           Effect.mapError((error) =>
@@ -61,12 +68,16 @@ const importCommand = leaf({
 const withStore = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const config = yield* loadConfig
-    const [Store, Outbound] = yield* load(() =>
-      Promise.all([import("../layers/Store.ts"), import("../layers/Outbound.ts")])
+    const [Store, Outbound, ArchiveUpgrade] = yield* load(() =>
+      Promise.all([
+        import("../layers/Store.ts"),
+        import("../layers/Outbound.ts"),
+        import("../services/enforcement/ArchiveUpgrade.ts")
+      ])
     )
     return yield* effect.pipe(
       Effect.provide(
-        Layer.mergeAll(Store.fromConfig, Outbound.httpClientNode).pipe(
+        Layer.mergeAll(Layer.provideMerge(ArchiveUpgrade.layer, Store.fromConfig), Outbound.httpClientNode).pipe(
           Layer.provideMerge(Layer.succeed(AppConfig, config))
         )
       ),

@@ -17,6 +17,7 @@ import * as DocumentPayers from "../services/DocumentPayers.ts"
 import * as Ecfr from "../services/ecfr/Live.ts"
 import * as EcfrReachability from "../services/EcfrReachability.ts"
 import type { EcfrSource } from "../services/EcfrSource.ts"
+import * as ArchiveUpgrade from "../services/enforcement/ArchiveUpgrade.ts"
 import * as EnforcementCollection from "../services/EnforcementCollection.ts"
 import * as EnforcementFeed from "../services/EnforcementFeed.ts"
 import * as EnforcementLake from "../services/EnforcementLake.ts"
@@ -54,7 +55,10 @@ const dataServices = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
     Screening.layer.pipe(Layer.provideMerge(ScreeningChanges.layer)),
     Renderer.layer,
     DocumentFiles.layer
-  ).pipe(Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer)))
+  ).pipe(
+    // the previous version's archive files are imported before the archive is read or collected into
+    Layer.provideMerge(Layer.mergeAll(DataGeneration.layer, RegulatoryStatus.layer, ArchiveUpgrade.layer))
+  )
 
 /** The readiness checks of the shared services, the store, and whatever the rate limit's counters add (Redis). */
 const readiness = Layer.unwrapEffect(

@@ -10,7 +10,8 @@ export type {
   Deployment,
   EnforcementCollectionConfig,
   OAuthLimitsConfig,
-  ServiceJwtConfig
+  ServiceJwtConfig,
+  TrustProxy
 } from "./config/Shape.ts"
 export { ServiceJwtAlgorithms } from "./config/Shape.ts"
 export { LogLevelNames, renderBackendSecret } from "./config/Variables.ts"

@@ -34,7 +34,7 @@ describe("OAuth abuse limits", () => {
   beforeAll(async () => {
     const dataDir = await newDataDir()
     await addUsers(dataDir, [freeUser])
-    server = await startServer({ config: { dataDir, trustProxy: true, oauthLimits: limits }, app: publicAppWithProbe })
+    server = await startServer({ config: { dataDir, trustProxy: 1, oauthLimits: limits }, app: publicAppWithProbe })
     base = server.url
     clientId = (await register("192.0.2.1")).body.client_id
   })

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -17,6 +17,7 @@ import * as KeyStore from "../../src/services/KeyStore.ts"
 import { emptyDocument, issueTokens } from "../../src/services/oauth/Grants.ts"
 import * as OAuthServer from "../../src/services/OAuthServer.ts"
 import * as UserDirectory from "../../src/services/UserDirectory.ts"
+import { captureLogs } from "../support/LogCapture.ts"
 import { engines } from "../support/SqlEngines.ts"
 
 /** Writes DATA_DIR the way the previous version did: its own JSON key and credit stores. */
@@ -96,17 +97,6 @@ const started = (dataDir: string) =>
       AppConfig.layerWith({ dataDir, publicBaseUrl: "http://127.0.0.1:9", authUrl: "http://127.0.0.1:9" })
     )
   )
-
-const captureLogs = () => {
-  const lines: Array<string> = []
-  const logger = Logger.replace(
-    Logger.defaultLogger,
-    Logger.make(({ message }) => {
-      lines.push(Array.isArray(message) ? message.join(" ") : String(message))
-    })
-  )
-  return { lines, logger }
-}
 
 for (const engine of engines) {
   describe(`one-time import of the DATA_DIR JSON files (${engine.name})`, () => {

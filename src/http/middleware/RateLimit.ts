@@ -2,6 +2,7 @@ import type { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
 import { hasUsableCredential, type Principal } from "../../domain/Principal.ts"
 import { RateLimited } from "../../domain/Problem.ts"
+import type { TrustProxy } from "../../services/AppConfig.ts"
 import type { RateLimitDecision, RateLimiterShape } from "../../services/RateLimiter.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
@@ -28,23 +29,38 @@ export const requestQuota = Effect.map(
 /** The peer address when the runtime adapter knows it but the request object does not (web handlers). */
 export class ClientAddress extends Context.Tag("app/http/ClientAddress")<ClientAddress, string>() {}
 
-const forwardedFor = (headers: Readonly<Record<string, string | undefined>>) =>
-  headers["cf-connecting-ip"]?.trim() || headers["x-forwarded-for"]?.split(",")[0]?.trim() || undefined
+/**
+ * The client's address by the `TRUST_PROXY` rule (see `TrustProxy`), undefined when the headers do
+ * not give one. Counted from the right: each trusted proxy appends the address it received from, so
+ * entries left of the `n`th from the right are whatever the client sent and are never taken. With
+ * fewer entries than proxies the request skipped the outer ones: the leftmost entry is the address
+ * the first proxy it met saw, so it is still not the client's choice.
+ */
+const forwardedAddress = (
+  headers: Readonly<Record<string, string | undefined>>,
+  trustProxy: TrustProxy
+): string | undefined => {
+  if (trustProxy === "cloudflare") return headers["cf-connecting-ip"]?.trim() || undefined
+  if (trustProxy === 0) return undefined
+  const entries = (headers["x-forwarded-for"] ?? "").split(",").map((entry) => entry.trim())
+  const address = entries[Math.max(0, entries.length - trustProxy)]
+  return address === undefined || address.length === 0 ? undefined : address
+}
 
 /**
- * The client's address as the limits count it: the proxy's forwarded address when `TRUST_PROXY` is
- * set, else the peer; undefined when neither is known.
+ * The client's address as the limits count it: the forwarded address `TRUST_PROXY` designates,
+ * else the peer; undefined when neither is known.
  */
-export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean) =>
+export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: TrustProxy) =>
   Effect.map(
     Effect.serviceOption(ClientAddress),
     (peer) =>
-      (trustProxy ? forwardedFor(request.headers) : undefined) ??
+      forwardedAddress(request.headers, trustProxy) ??
         Option.getOrUndefined(peer) ??
         Option.getOrUndefined(request.remoteAddress)
   )
 
-const clientKey = (info: RequestInfo, trustProxy: boolean) => clientAddressOf(info.request, trustProxy)
+const clientKey = (info: RequestInfo, trustProxy: TrustProxy) => clientAddressOf(info.request, trustProxy)
 
 const limitedPath = (path: string) =>
   path.startsWith("/api/") || path === "/skills" || path.startsWith("/skills/") || path === "/openapi.json"
@@ -57,7 +73,7 @@ const headersOf = (decision: RateLimitDecision, windowSeconds: number): Record<s
 })
 
 export interface LimitOptions {
-  readonly trustProxy: boolean
+  readonly trustProxy: TrustProxy
   /** The request's principal: callers with a usable credential are not anonymous. */
   readonly principal: Principal
   /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */

@@ -43,7 +43,8 @@ export interface AppConfigShape {
    * answered from a stored copy, a local fallback or a 503; the upstream work itself may go on.
    */
   readonly upstreamDeadlineSeconds: number
-  readonly trustProxy: boolean
+  /** Where the client's address is read from behind proxies (`TRUST_PROXY`). */
+  readonly trustProxy: TrustProxy
   /** Abuse limits of the OAuth authorization server (public deployment). */
   readonly oauthLimits: OAuthLimitsConfig
   /** Enclave deployment: how service JWTs are verified (see `services/ServiceJwt.ts`). */
@@ -138,3 +139,14 @@ export const ServiceJwtAlgorithms = [
   "EdDSA",
   "Ed25519"
 ] as const
+
+/**
+ * `0`: the peer's address (no proxy trusted). `n`: `n` proxies in front each append the address they
+ * received from to `X-Forwarded-For`, so the client is the `n`th entry from the right (entries left
+ * of it are whatever the client sent). `"cloudflare"`: `CF-Connecting-IP`, which Cloudflare sets
+ * and strips from what clients send.
+ */
+export type TrustProxy = number | "cloudflare"
+
+/** The most proxies `TRUST_PROXY` counts. */
+export const maxTrustedProxies = 16

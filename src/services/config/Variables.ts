@@ -1,7 +1,7 @@
-import { Config, Either, Redacted } from "effect"
+import { Config, type ConfigError, Either, Redacted } from "effect"
 import { bundled as bundledSkills, parseSkillsSource } from "../skills/Source.ts"
 import { absoluteUrl, checked, integerIn, invalid, oneOf, optionalText, url } from "./Rules.ts"
-import { type DatabaseSsl, ServiceJwtAlgorithms } from "./Shape.ts"
+import { type DatabaseSsl, maxTrustedProxies, ServiceJwtAlgorithms, type TrustProxy } from "./Shape.ts"
 
 /** The `LOG_LEVEL` names the logger knows; anything else stops start-up. */
 export const LogLevelNames = ["all", "trace", "debug", "info", "warn", "warning", "error", "fatal", "none"] as const
@@ -17,6 +17,25 @@ export const renderBackendSecret = checked(
       ? Either.right(Redacted.make(text.trim()))
       : invalid("must be at least 32 printable characters without spaces (e.g. `openssl rand -base64 32`)")
 )
+
+/**
+ * `TRUST_PROXY`: how many appending proxies stand in front, or `cloudflare`. The values of the
+ * earlier boolean read safely: off stays off, and `true`/`yes`/`on` mean one proxy, so an old
+ * setting never again takes an address the client wrote (behind two proxies it counts every
+ * client as the outer one's address until the operator sets `2`).
+ */
+const trustProxyRule = (text: string): Either.Either<TrustProxy, ConfigError.ConfigError> => {
+  const value = text.trim().toLowerCase()
+  if (value === "" || value === "false" || value === "no" || value === "off") return Either.right(0)
+  if (value === "true" || value === "yes" || value === "on") return Either.right(1)
+  if (value === "cloudflare") return Either.right("cloudflare")
+  return /^\d{1,2}$/.test(value) && Number(value) <= maxTrustedProxies
+    ? Either.right(Number(value))
+    : invalid(
+      `must be the number of proxies in front that append to X-Forwarded-For (0 to ${maxTrustedProxies}), ` +
+        "or cloudflare to read CF-Connecting-IP (unset: 0, the peer address)"
+    )
+}
 
 /** Stage one: every variable on its own, so that all mistakes are reported together. */
 export const variables = Config.all({
@@ -112,10 +131,7 @@ export const variables = Config.all({
   logLevel: oneOf("LOG_LEVEL", LogLevelNames, "info"),
   rateLimitPerMinute: integerIn("RATE_LIMIT_PER_MINUTE", 0, 1_000_000, 120, "an integer >= 0 (0 turns the limit off)"),
   upstreamDeadlineSeconds: integerIn("UPSTREAM_DEADLINE_SECONDS", 1, 120, 8, "whole seconds from 1 to 120"),
-  trustProxy: Config.string("TRUST_PROXY").pipe(
-    Config.map((value) => value !== "" && value !== "0" && value.toLowerCase() !== "false"),
-    Config.withDefault(false)
-  ),
+  trustProxy: checked("TRUST_PROXY", trustProxyRule).pipe(Config.withDefault(0 as TrustProxy)),
   oauthSignInFreeAttempts: integerIn("OAUTH_SIGNIN_FREE_ATTEMPTS", 0, 1000, 10, "an integer from 0 (off) to 1000"),
   oauthSignInAddressFreeAttempts: integerIn(
     "OAUTH_SIGNIN_ADDRESS_FREE_ATTEMPTS",

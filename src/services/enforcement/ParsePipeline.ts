@@ -23,6 +23,22 @@ export interface ParseOutcome {
   readonly fields: ExtractedFields
 }
 
+/** Why a stored PDF has no text. */
+export const noTextReason = "the PDF holds no extractable text (a scan): read the file"
+
+/** A file that could not be read: not stored, with the reason. */
+export const failedWith = (
+  reason: string,
+  meta: { readonly party: string | null; readonly title: string }
+): ParseOutcome => ({
+  parseStatus: "failed",
+  parseReason: reason,
+  pages: null,
+  textChars: null,
+  body: null,
+  fields: extractFields(meta.party, meta.title, "")
+})
+
 const looksLikePdf = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(0, 1024)).includes("%PDF-")
 
 /** A file's outcome: never fails; a file that cannot be read is `failed` with the reason. */
@@ -30,14 +46,7 @@ export const parseFile = (
   bytes: Uint8Array,
   meta: { readonly party: string | null; readonly title: string }
 ): Effect.Effect<ParseOutcome> => {
-  const failed = (reason: string): ParseOutcome => ({
-    parseStatus: "failed",
-    parseReason: reason,
-    pages: null,
-    textChars: null,
-    body: null,
-    fields: extractFields(meta.party, meta.title, "")
-  })
+  const failed = (reason: string) => failedWith(reason, meta)
   if (bytes.byteLength > maxPdfBytes) return Effect.succeed(failed(`the file is larger than ${maxPdfBytes} bytes`))
   if (!looksLikePdf(bytes)) return Effect.succeed(failed("the file is not a PDF (no %PDF- header)"))
   return Effect.tryPromise(() => extractMarkdown(bytes)).pipe(
@@ -45,7 +54,7 @@ export const parseFile = (
       const text = extracted.markdown
       return {
         parseStatus: text.length > 0 ? "parsed" : "no_text",
-        parseReason: text.length > 0 ? null : "the PDF holds no extractable text (a scan): read the file",
+        parseReason: text.length > 0 ? null : noTextReason,
         pages: extracted.pages,
         textChars: text.length,
         body: text.length > 0 ? text : null,
