@@ -7,6 +7,7 @@ import { Effect, Layer, Scope, Stream } from "effect"
 import { Buffer } from "node:buffer"
 import { lockDirectory } from "./DirectoryLock.ts"
 import { changesSchema, makePrepared } from "./PglitePrepared.ts"
+import { makeTurns } from "./PgliteTurns.ts"
 import { sqlNames } from "./SqlNames.ts"
 
 export interface PgliteOptions {
@@ -35,9 +36,9 @@ const failure = (message: string) => (cause: unknown) => new SqlError({ cause, m
 /**
  * An Effect 3 `SqlClient` over PGlite: PostgreSQL compiled to WASM, in this process. Statements
  * compile with the PostgreSQL compiler of `@effect/sql-pg`, so the same queries run here and on a
- * PostgreSQL server. PGlite is one connection: every statement holds a single permit for its
- * duration, and a transaction holds it for its whole scope, so statements of other fibers wait
- * instead of landing inside someone else's transaction.
+ * PostgreSQL server. PGlite is one connection: every statement takes a turn on it (`PgliteTurns`)
+ * for its duration, and a transaction holds one turn for its whole scope, so statements of other
+ * fibers wait instead of landing inside someone else's transaction.
  */
 export const make = (
   options: PgliteOptions
@@ -58,9 +59,8 @@ export const make = (
       }),
       (db) => Effect.promise(() => db.close())
     )
-    const permit = yield* Effect.makeSemaphore(1)
-    const run = <A>(query: () => Promise<A>) =>
-      Effect.tryPromise({ try: query, catch: failure("Failed to execute statement") })
+    const turns = makeTurns()
+    const executeFailure = failure("Failed to execute statement")
 
     const rowsOf = (results: Results<unknown>) => results.rows as ReadonlyArray<any>
     // statements with parameters run prepared (see PglitePrepared); a script without runs as text
@@ -71,43 +71,53 @@ export const make = (
         ? db.query(sql, [], rowMode === undefined ? undefined : { rowMode })
         : prepared.query(sql, params, rowMode)
     }
-    const connection: Connection = {
-      execute: (sql, params, transformRows) =>
-        run(() => query(sql, params)).pipe(
-          Effect.map((results) => transformRows ? transformRows(rowsOf(results)) : rowsOf(results))
-        ),
-      executeRaw: (sql, params) => run(() => query(sql, params)),
-      executeValues: (sql, params) =>
-        run(() => query(sql, params, "array")).pipe(
-          Effect.map((results) => results.rows as ReadonlyArray<ReadonlyArray<unknown>>)
-        ),
-      // without parameters a script may hold several statements (migrations, BEGIN/COMMIT)
-      executeUnprepared: (sql, params, transformRows) =>
-        params.length > 0
-          ? connection.execute(sql, params, transformRows)
-          : run(() => {
-            if (changesSchema(sql)) prepared.forget()
-            return db.exec(sql)
-          }).pipe(Effect.map((all) => {
-            const rows = all.length === 0 ? [] : rowsOf(all[all.length - 1]!)
-            return transformRows ? transformRows(rows) : rows
-          })),
-      // PGlite answers a query whole; a stream is that answer in order
-      executeStream: (sql, params, transformRows) =>
-        Stream.fromIterableEffect(connection.execute(sql, params, transformRows))
+    const script = (sql: string) => {
+      if (changesSchema(sql)) prepared.forget()
+      return db.exec(sql)
     }
-    // the release is a plain scope finalizer: `acquireRelease` would diff and patch the caller's
-    // FiberRefs around it, which for a statement inside an HTTP request costs more than the statement
-    const acquirer = Effect.uninterruptibleMask((restore) =>
-      Effect.zipRight(
-        restore(permit.take(1)),
-        Effect.as(Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, permit.release(1))), connection)
-      )
+    /** A connection whose statements run through `run`: each in a turn of its own, or in a held one. */
+    const connectionOf = (run: <A>(query: () => Promise<A>) => Effect.Effect<A, SqlError>): Connection => {
+      const connection: Connection = {
+        execute: (sql, params, transformRows) =>
+          run(() => query(sql, params)).pipe(
+            Effect.map((results) => transformRows ? transformRows(rowsOf(results)) : rowsOf(results))
+          ),
+        executeRaw: (sql, params) => run(() => query(sql, params)),
+        executeValues: (sql, params) =>
+          run(() => query(sql, params, "array")).pipe(
+            Effect.map((results) => results.rows as ReadonlyArray<ReadonlyArray<unknown>>)
+          ),
+        // without parameters a script may hold several statements (migrations, BEGIN/COMMIT)
+        executeUnprepared: (sql, params, transformRows) =>
+          params.length > 0
+            ? connection.execute(sql, params, transformRows)
+            : run(() => script(sql)).pipe(Effect.map((all) => {
+              const rows = all.length === 0 ? [] : rowsOf(all[all.length - 1]!)
+              return transformRows ? transformRows(rows) : rows
+            })),
+        // PGlite answers a query whole; a stream is that answer in order
+        executeStream: (sql, params, transformRows) =>
+          Stream.fromIterableEffect(connection.execute(sql, params, transformRows))
+      }
+      return connection
+    }
+    // outside a transaction every statement takes its own turn, so the acquirer has nothing to do
+    const shared = connectionOf((query) => turns.statement(query, executeFailure))
+    // a transaction holds one turn for its whole scope; its statements run within it. The end of
+    // the turn is a plain scope finalizer: `acquireRelease` would diff and patch the caller's
+    // FiberRefs around it
+    const exclusive = connectionOf((query) => Effect.tryPromise({ try: query, catch: executeFailure }))
+    const transactionAcquirer = Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(restore(turns.hold), (end) =>
+        Effect.as(
+          Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, Effect.sync(end))),
+          exclusive
+        ))
     )
 
     return yield* SqlClient.make({
-      acquirer,
-      transactionAcquirer: acquirer,
+      acquirer: Effect.succeed(shared),
+      transactionAcquirer,
       compiler: sqlNames.compiler,
       transformRows: sqlNames.transformRows,
       spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", "pglite"]]

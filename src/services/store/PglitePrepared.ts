@@ -7,6 +7,8 @@ interface Prepared {
   readonly parameterTypes: ReadonlyArray<number>
   /** The statement's row description (absent for a statement without rows). */
   readonly rows: BackendMessage | undefined
+  /** When it last ran, in calls of this connection: the least recently used one is evicted. */
+  lastUsed: number
 }
 
 /** Statements kept prepared at once; the least recently used one is closed past this. */
@@ -38,8 +40,23 @@ const stale = new Set(["0A000", "26000"])
 export const makePrepared = (db: PGlite) => {
   const statements = new Map<string, Prepared>()
   let counter = 0
+  let calls = 0
+  // what follows every bind, the same bytes each time
+  const executeAndSync = concat([protocol.serialize.execute({}), protocol.serialize.sync()])
   // names of evicted statements, closed with the next message sent
   let closing: Array<Uint8Array> = []
+
+  // a use stamp rather than moving the entry to the Map's end on every call: deleting and adding
+  // again leaves holes the Map reallocates its table to clear, garbage on every statement
+  const evictLeastRecentlyUsed = () => {
+    let oldest: [string, Prepared] | undefined
+    for (const entry of statements) {
+      if (oldest === undefined || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry
+    }
+    if (oldest === undefined) return
+    statements.delete(oldest[0])
+    closing.push(protocol.serialize.close({ type: "S", name: oldest[1].name }))
+  }
 
   const prepare = async (sql: string): Promise<Prepared> => {
     const name = `ecds_${++counter}`
@@ -57,14 +74,11 @@ export const makePrepared = (db: PGlite) => {
     const prepared: Prepared = {
       name,
       parameterTypes: parameters === undefined ? [] : parse.parseDescribeStatementResults([parameters]),
-      rows: answer.messages.find((message) => message.name === "rowDescription")
+      rows: answer.messages.find((message) => message.name === "rowDescription"),
+      lastUsed: calls
     }
     statements.set(sql, prepared)
-    if (statements.size > MaxPrepared) {
-      const [oldest, evicted] = statements.entries().next().value!
-      statements.delete(oldest)
-      closing.push(protocol.serialize.close({ type: "S", name: evicted.name }))
-    }
+    if (statements.size > MaxPrepared) evictLeastRecentlyUsed()
     return prepared
   }
 
@@ -79,12 +93,12 @@ export const makePrepared = (db: PGlite) => {
       const serialize = db.serializers[prepared.parameterTypes[index]!]
       return serialize ? serialize(param) : String(param)
     })
+    // no `syncToFs`: the file systems this adapter opens (a directory through Node's fs, or memory)
+    // write through and their sync does nothing, yet asking for it costs a mutex round and its
+    // promises, about 4 KB of garbage per statement
     const answer = await db.execProtocol(
-      concat([
-        protocol.serialize.bind({ statement: prepared.name, values }),
-        protocol.serialize.execute({}),
-        protocol.serialize.sync()
-      ])
+      concat([protocol.serialize.bind({ statement: prepared.name, values }), executeAndSync]),
+      { syncToFs: false }
     )
     const messages = prepared.rows === undefined ? answer.messages : [prepared.rows, ...answer.messages]
     return parse.parseResults(messages, db.parsers, rowMode === undefined ? undefined : { rowMode })[0]!
@@ -103,14 +117,10 @@ export const makePrepared = (db: PGlite) => {
     params: ReadonlyArray<unknown>,
     rowMode?: "array"
   ): Promise<Results<unknown>> => {
+    calls++
     let prepared = statements.get(sql)
-    if (prepared === undefined) {
-      prepared = await prepare(sql)
-    } else {
-      // most recently used last: the first entry is the one to evict
-      statements.delete(sql)
-      statements.set(sql, prepared)
-    }
+    if (prepared === undefined) prepared = await prepare(sql)
+    else prepared.lastUsed = calls
     try {
       return await run(prepared, params, rowMode)
     } catch (error) {
