@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { createHash, randomBytes } from "node:crypto"
+import { createHash } from "node:crypto"
 import { forRuntime } from "../../src/layers/Main.ts"
 import { PublicServices } from "../../src/layers/Public.ts"
 import { publicAppWith } from "../../src/layers/Test.ts"
@@ -8,9 +8,10 @@ import { layerFixed } from "../../src/services/Auth.ts"
 import { Credits, type CreditsShape } from "../../src/services/Credits.ts"
 import { DocumentFiles } from "../../src/services/DocumentFiles.ts"
 import { DocumentPayers } from "../../src/services/DocumentPayers.ts"
-import { Renderer } from "../../src/services/Renderer.ts"
+import { requiredTcpPayload } from "../fixtures/documents/tcp.ts"
 import { modernRequest } from "../support/mcp/McpTestApp.ts"
 import { bearers, principals } from "../support/Principals.ts"
+import { randomPdf, slowRenderer } from "../support/SlowRenderer.ts"
 import { type RunningServer, startServer } from "../support/TestServer.ts"
 import { testStore } from "../support/TestStore.ts"
 
@@ -22,21 +23,7 @@ import { testStore } from "../support/TestStore.ts"
 const account = "key_test"
 const renderMs = 300
 
-const tcp = {
-  COMPANY_NAME: "Northwind",
-  DOC_NUMBER: "TCP-7",
-  VERSION: "1",
-  DATE: "2026-11-19",
-  TCP_OWNER: "Jane Doe",
-  FACILITY: "Boston lab"
-}
-
-const document = new Uint8Array(randomBytes(32 * 1024))
-document.set(new TextEncoder().encode("%PDF-1.7\n"))
-
-const SlowRenderer = Layer.succeed(Renderer, {
-  render: () => Effect.as(Effect.sleep(`${renderMs} millis`), { bytes: document, warnings: 0, warningMessages: [] })
-})
+const document = randomPdf(32 * 1024)
 
 /** What the server did, seen through the services the MCP tool calls (replacements over the real ones). */
 const seen = { linksCreated: 0, paysStarted: 0, paysSettled: 0 }
@@ -68,7 +55,10 @@ const SettlingPayers = Layer.effect(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const createCall = () =>
-  modernRequest("tools/call", { name: "create_tcp_pdf", arguments: { payload: tcp, allow_incomplete: true } }, {
+  modernRequest("tools/call", {
+    name: "create_tcp_pdf",
+    arguments: { payload: requiredTcpPayload, allow_incomplete: true }
+  }, {
     authorization: `Bearer ${bearers.apiKey}`
   })
 
@@ -78,7 +68,9 @@ describe("MCP billing exactly once, on delivery", () => {
   beforeAll(async () => {
     const probe = Layer.effectDiscard(Effect.map(Credits, (service) => void (credits = service)))
     const app = Layer.mergeAll(
-      publicAppWith(Layer.mergeAll(layerFixed(principals), SlowRenderer, CountingFiles, SettlingPayers)),
+      publicAppWith(
+        Layer.mergeAll(layerFixed(principals), slowRenderer(renderMs, document), CountingFiles, SettlingPayers)
+      ),
       probe.pipe(Layer.provide(PublicServices))
     )
     server = await startServer({ app: forRuntime(app, "node test", testStore) })

@@ -7,6 +7,7 @@ import { publicAppWith } from "../../src/layers/Test.ts"
 import { layerFixed } from "../../src/services/Auth.ts"
 import { Credits, type CreditsShape } from "../../src/services/Credits.ts"
 import { Renderer } from "../../src/services/Renderer.ts"
+import { requiredTcpPayload } from "../fixtures/documents/tcp.ts"
 import { callToolApp } from "../support/mcp/McpTestApp.ts"
 import { bearers, principals } from "../support/Principals.ts"
 import * as WebApp from "../support/WebApp.ts"
@@ -40,15 +41,6 @@ const app = Layer.mergeAll(
 
 const toolSlug = (slug: string) => slug.replaceAll("-", "_")
 const pascal = (slug: string) => slug.split("-").map((part) => part[0]!.toUpperCase() + part.slice(1)).join("")
-
-const tcp = {
-  COMPANY_NAME: "Northwind",
-  DOC_NUMBER: "TCP-7",
-  VERSION: "1",
-  DATE: "2026-11-19",
-  TCP_OWNER: "Jane Doe",
-  FACILITY: "Boston lab"
-}
 
 const account = "key_test"
 const ledger = Effect.gen(function*() {
@@ -93,7 +85,7 @@ describe("per-type document tools take their contract's schema", () => {
           yield* credits.add(account, 1)
           const before = yield* ledger
           const rendersBefore = renders
-          const { TCP_OWNER: _missing, ...withoutOwner } = tcp
+          const { TCP_OWNER: _missing, ...withoutOwner } = requiredTcpPayload
           const response = yield* callToolApp("create_tcp_pdf", {
             payload: { ...withoutOwner, DATE: "19 November" },
             allow_incomplete: true
@@ -112,7 +104,10 @@ describe("per-type document tools take their contract's schema", () => {
       "a valid payload renders; an unknown key is a render warning, as over REST",
       () =>
         Effect.gen(function*() {
-          const response = yield* callToolApp("create_tcp_pdf", { payload: { ...tcp, EXTRA_NOTE: "x" }, draft: true })
+          const response = yield* callToolApp("create_tcp_pdf", {
+            payload: { ...requiredTcpPayload, EXTRA_NOTE: "x" },
+            draft: true
+          })
           expect(response.result.isError ?? false).toBe(false)
           expect(response.result.structuredContent.warnings.messages).toContain("unknown key \"EXTRA_NOTE\" ignored")
         }),
