@@ -8,7 +8,18 @@ export const DiscoveryTool = Schema.Struct({
   version: Schema.String,
   deprecated: Schema.Boolean,
   enterprise: Schema.Boolean,
-  description: Schema.String
+  listed: Schema.Boolean.annotations({
+    description: "false: callable but left out of tools/list (a published per-type name of a listed tool)"
+  }),
+  description: Schema.String,
+  inputSchema: Schema.optional(
+    Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+      jsonSchema: {
+        type: "object",
+        description: "The arguments' JSON Schema, for tools tools/list leaves out (listed tools carry it there)"
+      }
+    })
+  )
 }).annotations({ identifier: "DiscoveryTool" })
 
 const JsonRpcExample = Schema.Struct({

@@ -1,6 +1,8 @@
 import { HttpApiScalar, HttpLayerRouter } from "@effect/platform"
 import { Layer } from "effect"
 import { EndpointGroups } from "../domain/Service.ts"
+import type { McpCatalog } from "../mcp/Catalog.ts"
+import { McpCatalogLive } from "../mcp/ToolCatalog.ts"
 import { Api, PublicApi } from "./Api.ts"
 import { CountryChartHttpLive } from "./country/Http.ts"
 import { DocumentFilesHttpLive, DocumentsHttpLive } from "./documents/Http.ts"
@@ -65,9 +67,19 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(Api).pipe(
 const DocsRoute = HttpApiScalar.layerHttpLayerRouter({ api: PublicApi, path: DocsPath })
 
 /**
- * The app: routes plus the global middleware (which also provides each request's `CurrentPrincipal`).
- * Runtime adapters serve it; deployments provide services.
+ * The app over the MCP catalogue `catalog`: routes plus the global middleware (which also provides
+ * each request's `CurrentPrincipal`). Runtime adapters serve it; deployments provide services.
  */
-export const AppRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, McpRoutesLive, RemovedRoutesLive).pipe(
-  Layer.provideMerge(AppMiddleware)
-)
+export const appRoutesWith = <E, R>(catalog: Layer.Layer<McpCatalog, E, R>) =>
+  Layer.mergeAll(ApiRoutes, DocsRoute, McpRoutesLive, RemovedRoutesLive).pipe(
+    Layer.provideMerge(AppMiddleware),
+    Layer.provide(catalog)
+  )
+
+/**
+ * The app with the production MCP catalogue. The catalogue binds its tools to services when it is
+ * built, so it is built here, beside the routes, not among the services: whatever is provided to
+ * the routes (a test's renderer double, a deployment's payers) reaches the MCP tools as it reaches
+ * the REST handlers.
+ */
+export const AppRoutes = appRoutesWith(McpCatalogLive)

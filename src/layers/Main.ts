@@ -1,6 +1,7 @@
 import { HttpServer } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import type { McpCatalog } from "../mcp/Catalog.ts"
+import { McpCatalogLive } from "../mcp/ToolCatalog.ts"
 import type { AccessPolicy } from "../services/AccessPolicy.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 import type { Auth } from "../services/Auth.ts"
@@ -39,15 +40,30 @@ export const DeploymentApp = Layer.unwrapEffect(
   Effect.map(AppConfig, (config): DeploymentLayer => config.deployment === "enclave" ? EnclaveApp : PublicApp)
 )
 
-/** The services of the deployment `DEPLOYMENT` names, without routes: what the stdio MCP server calls. */
+/** What both deployments' services provide. */
 type ServicesLayer = Layer.Layer<
-  McpCatalog | Auth | AccessPolicy,
+  Extract<Layer.Layer.Success<typeof PublicServices>, Layer.Layer.Success<typeof EnclaveServices>>,
   Layer.Layer.Error<typeof PublicServices> | Layer.Layer.Error<typeof EnclaveServices>,
   Layer.Layer.Context<typeof PublicServices> | Layer.Layer.Context<typeof EnclaveServices>
 >
 
-export const DeploymentServices = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config): ServicesLayer => config.deployment === "enclave" ? EnclaveServices : PublicServices)
+/**
+ * The services of the deployment `DEPLOYMENT` names with the MCP catalogue bound to them, without
+ * routes: what the stdio MCP server calls.
+ */
+export const DeploymentServices: Layer.Layer<
+  McpCatalog | Auth | AccessPolicy,
+  Layer.Layer.Error<ServicesLayer>,
+  Layer.Layer.Context<ServicesLayer> | AppConfig
+> = McpCatalogLive.pipe(
+  Layer.provideMerge(
+    Layer.unwrapEffect(
+      Effect.map(
+        AppConfig,
+        (config): ServicesLayer => config.deployment === "enclave" ? EnclaveServices : PublicServices
+      )
+    )
+  )
 )
 
 /** The configured deployment for a runtime adapter. */

@@ -3,7 +3,6 @@ import { Effect, Layer } from "effect"
 import { AppRoutes, routeCatalogLayer } from "../http/App.ts"
 import { DocumentsAuthByApiKey } from "../http/documents/Payers.ts"
 import { oauthRoutes, OAuthRoutesLive } from "../http/oauth/Routes.ts"
-import { McpCatalogLive } from "../mcp/ToolCatalog.ts"
 import * as AccessPolicy from "../services/AccessPolicy.ts"
 import * as JsonImport from "../services/accounts/JsonImport.ts"
 import * as SqlCredits from "../services/accounts/SqlCredits.ts"
@@ -71,9 +70,10 @@ const readiness = Layer.unwrapEffect(
 /**
  * Services every deployment shares over the given eCFR source; they need the configuration, the
  * deployment's rule of who pays for documents (`DocumentPayers`) and its rate limit's counters.
+ * The MCP catalogue is not among them: it is bound above them with the routes (`AppRoutes`).
  */
 export const sharedServicesOver = <E, R>(ecfrSource: Layer.Layer<EcfrSource, E, R>) =>
-  Layer.mergeAll(McpCatalogLive, readiness).pipe(
+  readiness.pipe(
     Layer.provideMerge(EcfrReachability.layer),
     Layer.provideMerge(Layer.merge(PartyEnforcement.layer, WorkspaceServices)),
     Layer.provideMerge(dataServices(ecfrSource)),

@@ -61,7 +61,8 @@ export const fixtures = {
 
 /**
  * The public deployment's routes (REST, MCP, OAuth) over its real services, with `replacements`
- * provided first, so they win over the services' own layers: what a test builds with `it.layer`
+ * provided first, so they win over the services' own layers, for the MCP tools too (the tool
+ * catalogue is built with the routes, see `AppRoutes`): what a test builds with `it.layer`
  * instead of starting a server on a port. It still needs the configuration, the store and the
  * runtime's context (`forRuntime` in `Main.ts`).
  */

@@ -82,7 +82,8 @@ export const document = (
   regulatoryStatus: DiscoveryRegulatoryStatus
 ): Effect.Effect<McpDiscoveryDocument, RpcError> =>
   Effect.map(catalog.resources, (resources) => {
-    const tools = catalog.tools(principal).map((tool) => tool.definition)
+    const bound = catalog.tools(principal)
+    const tools = bound.map((tool) => tool.definition)
     const disclosed = hasUsableCredential(principal)
     return {
       protocolVersion: ModernVersion,
@@ -124,13 +125,16 @@ export const document = (
         resourceTemplates: catalog.templates.length,
         prompts: 0
       },
-      tools: tools.map((tool) => ({
+      tools: bound.map(({ definition: tool, listing }) => ({
         name: tool.name,
         title: tool.title,
         version: tool.version,
         deprecated: tool.deprecated !== undefined,
         enterprise: tool.enterprise,
-        description: tool.description
+        listed: tool.listed,
+        description: tool.description,
+        // an unlisted tool's schema is nowhere else a client can read it
+        ...(tool.listed ? {} : { inputSchema: listing.inputSchema as Record<string, unknown> })
       })),
       enterprise: {
         disclosed,

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { randomBytes } from "node:crypto"
 import { request } from "node:http"
 import { AppRoutes } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
 import { PublicServices } from "../../src/layers/Public.ts"
 import { layerFixed } from "../../src/services/Auth.ts"
 import { Credits, type CreditsShape } from "../../src/services/Credits.ts"
-import { Renderer } from "../../src/services/Renderer.ts"
+import { requiredTcpPayload } from "../fixtures/documents/tcp.ts"
 import { bearers, principals } from "../support/Principals.ts"
+import { randomPdf, slowRenderer } from "../support/SlowRenderer.ts"
 import { type RunningServer, startServer } from "../support/TestServer.ts"
 import { testStore } from "../support/TestStore.ts"
 
@@ -21,22 +21,7 @@ const account = "key_test"
 const renderMs = 600
 const documentBytes = 64 * 1024 * 1024
 
-const tcp = {
-  COMPANY_NAME: "Northwind",
-  DOC_NUMBER: "TCP-7",
-  VERSION: "1",
-  DATE: "2026-11-19",
-  TCP_OWNER: "Jane Doe",
-  FACILITY: "Boston lab"
-}
-
-// random bytes: nothing between the renderer and the socket can shrink them
-const bigDocument = new Uint8Array(randomBytes(documentBytes))
-bigDocument.set(new TextEncoder().encode("%PDF-1.7\n"))
-
-const SlowLargeRenderer = Layer.succeed(Renderer, {
-  render: () => Effect.as(Effect.sleep(`${renderMs} millis`), { bytes: bigDocument, warnings: 0, warningMessages: [] })
-})
+const SlowLargeRenderer = slowRenderer(renderMs, randomPdf(documentBytes))
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -52,7 +37,7 @@ const render = (
 ): Promise<Outcome> =>
   new Promise((resolve) => {
     const url = new URL(server.url)
-    const body = JSON.stringify(tcp)
+    const body = JSON.stringify(requiredTcpPayload)
     let received = 0
     let length = -1
     const req = request({

@@ -47,6 +47,7 @@ describe("MCP discovery documents", () => {
           version: "1.1.0",
           deprecated: true,
           enterprise: false,
+          listed: true,
           description: "A markdown note on a term, for quoting."
         })
         expect(document.regulatory_status).toMatchObject({

@@ -243,7 +243,8 @@ describe("enterprise document tools over MCP (public deployment)", () => {
     const { COMPANY_NAME: _dropped, ...incomplete } = minimalClassificationPayload
     const invalid = await create(server, key, { payload: { ...incomplete, PRODUCT_TABLE: "not rows" } })
     expect(invalid.isError).toBe(true)
-    expect(invalid.content[0].text).toContain("Invalid payload: COMPANY_NAME (is required)")
+    // the per-type tool's schema is the contract: the key is named before anything runs
+    expect(invalid.content[0].text).toMatch(/^Invalid arguments: .*`payload\.COMPANY_NAME` is required/)
     const notAnObject = await create(server, key, { payload: [1, 2] })
     expect(notAnObject.isError).toBe(true)
     expect(notAnObject.content[0].text).toMatch(/^Invalid arguments: `payload` must be an object/)

@@ -4,8 +4,6 @@ import { Layer } from "effect"
 import { AppRoutes } from "../../src/http/App.ts"
 import { forRuntime } from "../../src/layers/Main.ts"
 import { PublicServices } from "../../src/layers/Public.ts"
-import * as Catalog from "../../src/mcp/Catalog.ts"
-import { productionResources, productionTools } from "../../src/mcp/ToolCatalog.ts"
 import * as Auth from "../../src/services/Auth.ts"
 import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import * as Screening from "../../src/services/Screening.ts"
@@ -38,9 +36,7 @@ describe("MCP search_csl", () => {
         Layer.mergeAll(DataGeneration.layer, fixedRegulatoryStatus(suspendedAffiliatesRule), FetchHttpClient.layer)
       )
     )
-    // a catalogue of its own: the shared one is memoized with the live screening service
-    const catalog = Catalog.layer({ tools: productionTools, resources: productionResources })
-    const overrides = Layer.mergeAll(Auth.layerFixed(principals), catalog.pipe(Layer.provideMerge(screening)))
+    const overrides = Layer.mergeAll(Auth.layerFixed(principals), screening)
     server = await startServer({
       app: forRuntime(AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices)), "node test", testStore)
     })

@@ -120,6 +120,25 @@ export const defineContract = (def: ContractDef): Contract => {
   return { ...def, schema, fields, fieldsByKey: new Map(fields.map((field) => [field.key, field])), judgements }
 }
 
+/** Any value, published as the empty JSON Schema (Effect names the unknown type with an `$id` of its own). */
+const AnyValue = Schema.Unknown.annotations({ jsonSchema: {} })
+
+/**
+ * The contract's schema with other keys accepted, as a tool argument (MCP `create_<slug>_pdf`): its
+ * keys are checked as `validatePayload` checks them, an unknown key passes to become a render
+ * warning, as over REST, instead of refusing the call.
+ */
+export const openPayloadSchema = (contract: Contract): Schema.Schema<Record<string, unknown>> => {
+  const ast = contract.schema.ast as SchemaAST.TypeLiteral
+  return Schema.make(
+    new SchemaAST.TypeLiteral(
+      ast.propertySignatures,
+      [new SchemaAST.IndexSignature(SchemaAST.stringKeyword, AnyValue.ast, true)],
+      ast.annotations
+    )
+  )
+}
+
 /** Sections that frame a document rather than carry its analysis. */
 const formalSections = new Set(["control", "approval", "certification", "history"])
 

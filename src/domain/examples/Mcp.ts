@@ -94,6 +94,7 @@ export const discovery = {
       "version": "1.0.0",
       "deprecated": false,
       "enterprise": false,
+      "listed": true,
       "description":
         "The 20 compliance skills: purpose, when to use, and their files, each a resource (svc://skills/<name>/<kind>/<file>)."
     },
@@ -103,6 +104,7 @@ export const discovery = {
       "version": "1.0.0",
       "deprecated": false,
       "enterprise": false,
+      "listed": true,
       "description":
         "A skill's SKILL.md: the procedure, tools to call, how to cite, what to escalate. Load it before the task."
     }

@@ -13,6 +13,7 @@ import {
   PayloadTooLarge,
   type PlanInfo
 } from "../../domain/Documents.ts"
+import { openPayloadSchema } from "../../domain/documents/Contract.ts"
 import { contractDocuments, contracts } from "../../domain/documents/index.ts"
 import { publishedProblem } from "../../domain/Problem.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
@@ -177,7 +178,12 @@ const createPdf = Tool.make({
     render(document, payload, draft, allow_incomplete)
 })
 
-/** SPEC's per-type name `create_<slug>_pdf`: callable, not listed (see `contractAlias`). */
+/**
+ * SPEC's per-type name `create_<slug>_pdf`: callable, not listed (see `contractAlias`). Its payload
+ * is the type's own contract schema (the one REST validates with), so a payload missing a required
+ * key or holding a bad value is refused before anything is rendered or charged, and
+ * `/.well-known/mcp` publishes the schema.
+ */
 const createAlias = (slug: DocumentSlug) => {
   const contract = contracts[slug]
   const name = toolSlug(slug)
@@ -190,7 +196,7 @@ const createAlias = (slug: DocumentSlug) => {
     listed: false,
     annotations: renderAnnotations(`Create a ${contract.title} (PDF)`),
     input: Schema.Struct({
-      payload: Payload(`get_${name}_pdf_contract`),
+      payload: openPayloadSchema(contract),
       draft: Draft,
       allow_incomplete: AllowIncomplete
     }),

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { AppRoutes } from "../../../src/http/App.ts"
+import { AppRoutes, appRoutesWith } from "../../../src/http/App.ts"
 import { forRuntime } from "../../../src/layers/Main.ts"
 import { PublicServices } from "../../../src/layers/Public.ts"
 import type { StoreLayer } from "../../../src/layers/Store.ts"
@@ -22,15 +22,15 @@ export interface FixtureAppOptions {
  * before a runtime adapter (for `WebApp`).
  */
 export const fixtureRoutes = (options: FixtureAppOptions = {}) => {
-  const overrides = Layer.mergeAll(
-    Catalog.layer({
-      tools: fixtureTools,
-      resources: [glossaryResources],
-      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize })
-    }).pipe(Layer.provide(GlossaryLive)),
-    options.auth ?? Auth.layerFixed(principals)
+  const catalog = Catalog.layer({
+    tools: fixtureTools,
+    resources: [glossaryResources],
+    ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize })
+  }).pipe(Layer.provide(GlossaryLive))
+  return appRoutesWith(catalog).pipe(
+    Layer.provide(options.auth ?? Auth.layerFixed(principals)),
+    Layer.provide(PublicServices)
   )
-  return AppRoutes.pipe(Layer.provide(overrides), Layer.provide(PublicServices))
 }
 
 /** The app with fixture-only tools and resources, fixed bearer principals and a given page size. */
