@@ -42,20 +42,24 @@ export const run = async () => {
     if (JSON.stringify(answer.result?.structuredContent) !== rest) {
       throw new Error(`tools/call get_eccn does not answer the REST JSON: ${JSON.stringify(answer).slice(0, 300)}`)
     }
-    const result = await compare(requests.mcp, requests.rest)
+    // five rounds, not the default three: a p99 ratio near the goal needs the extra pairs to be stable
+    const result = await compare(requests.mcp, requests.rest, 5)
     const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000
     const cpu = await cpuPerRequest(service.process.pid!, { mcpKey: requests.mcp, restKey: requests.rest })
     const deployed = await asDeployed(ecfr.url)
     return {
       description: `tools/call get_eccn ${eccn} (2026-07-28, API key) vs GET /api/eccn/${eccn}?format=json ` +
-        "(same key, no response cache) on one server, 32 connections, alternating rounds",
+        "(same key, no response cache) on one server, 32 connections, 5 alternating rounds",
       goal: "MCP tools/call p99 within 1.3 x its REST twin",
       restBytes: rest.length,
       mcp: result.candidate,
       rest: result.baseline,
       throughputRatio: result.throughputRatio,
       p50Ratio: ratio(result.candidate.p50Ms, result.baseline.p50Ms),
+      // the goal's statistic: the ratio of the median p99s; beside it the median of the rounds' own ratios
       p99Ratio: ratio(result.candidate.p99Ms, result.baseline.p99Ms),
+      p99RatioMedianOfRounds: median(result.p99RatiosPerRound),
+      p99RatiosPerRound: result.p99RatiosPerRound,
       serverCpuUsPerRequest: cpu,
       serverCpuRatio: ratio(cpu.mcpKey, cpu.restKey),
       asDeployed: { ...deployed, serverCpuRatio: ratio(deployed.mcpKey, deployed.restKey) }
@@ -65,6 +69,8 @@ export const run = async () => {
     await ecfr.close()
   }
 }
+
+const median = (values: ReadonlyArray<number>) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /**
  * The same pair on `npm start`'s own entry, with a key made by `ecds keys create` and checked
@@ -121,6 +127,5 @@ const cpuPerRequest = async <K extends string>(
       samples.set(name, [...(samples.get(name) ?? []), Math.round((cpuMs * 1000) / result.requests)])
     }
   }
-  const median = (values: Array<number>) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   return Object.fromEntries([...samples].map(([name, values]) => [name, median(values)])) as Record<K, number>
 }

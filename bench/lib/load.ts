@@ -79,7 +79,8 @@ const median = (values: Array<number>) => values.slice().sort((a, b) => a - b)[M
 
 /**
  * Alternates the candidate and the baseline `rounds` times (so machine noise hits both) and
- * reports the median of each with their ratio.
+ * reports the median of each with their ratio, and each round's p99 ratio (a burst of load that
+ * hits one round then shows as one outlier, where the ratio of medians may pair rounds apart).
  */
 export const compare = async (
   candidate: { readonly url: string; readonly options?: LoadOptions },
@@ -101,9 +102,11 @@ export const compare = async (
   })
   const c = summary(runs.candidate)
   const b = summary(runs.baseline)
+  const ratio = (x: number, y: number) => Math.round((x / y) * 1000) / 1000
   return {
     candidate: c,
     baseline: b,
-    throughputRatio: Math.round((c.requestsPerSecond / b.requestsPerSecond) * 1000) / 1000
+    throughputRatio: ratio(c.requestsPerSecond, b.requestsPerSecond),
+    p99RatiosPerRound: runs.candidate.map((run, round) => ratio(run.latencyMs.p99, runs.baseline[round]!.latencyMs.p99))
   }
 }

@@ -4,6 +4,7 @@ import type { ServeError } from "@effect/platform/HttpServerError"
 import { Effect, Layer } from "effect"
 import { createServer, type Server } from "node:http"
 import * as NodeHandler from "../http/node/NodeHandler.ts"
+import { NodeBodyReader } from "../http/node/NodeRequest.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 
 /**
@@ -54,4 +55,4 @@ export const serve = <E, R>(
       port: config.port,
       host: config.host
     }).pipe(HttpServer.withLogAddress)
-  })).pipe(Layer.provideMerge(appLayer), Layer.provide(HttpLayerRouter.layer)) as any
+  })).pipe(Layer.provideMerge(appLayer), Layer.provide(HttpLayerRouter.layer), Layer.provide(NodeBodyReader)) as any

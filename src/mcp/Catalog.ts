@@ -94,7 +94,8 @@ const resultEncoder = (tool: Tool.Any) => {
           const json = JSON.stringify(encoded)
           // the text copy is escaped once too: as a JSON string it is as long as the value itself
           const content = new JsonText(JSON.stringify([{ type: "text", text: json }]))
-          const result = { content, structuredContent: new JsonText(json) }
+          // frozen: the server then writes its response text once too
+          const result = Object.freeze({ content, structuredContent: new JsonText(json) })
           if (typeof value === "object" && value !== null) encodings.set(value, result)
           return result
         })

@@ -100,7 +100,10 @@ export const error = (id: RequestId | null, failure: RpcError) => ({
  * text for a marker, so no client-chosen value (an `id`, an argument echoed back) can move it.
  */
 export class JsonText {
-  constructor(readonly json: string) {}
+  constructor(readonly json: string) {
+    // immutable, so that a result holding it may be frozen and its text reused (see Server.ts)
+    Object.freeze(this)
+  }
   /** Only reached if a JsonText ends up below a result's top level: correct, at the price of a parse. */
   toJSON(): unknown {
     return JSON.parse(this.json)
@@ -114,11 +117,11 @@ const member = (key: string, value: unknown): string | undefined => {
 }
 
 /**
- * The response text of a result whose top-level members (`content`, `structuredContent`) may be
+ * The text of a result whose top-level members (`content`, `structuredContent`) may be
  * pre-serialized JSON. A pre-serialized `structuredContent` is written last; every other member
  * keeps its place, so the text is what `JSON.stringify` of the plain result would give.
  */
-export const serializeResult = (id: RequestId, value: Record<string, unknown>): string => {
+export const resultText = (value: Record<string, unknown>): string => {
   const { structuredContent, ...rest } = value
   const entries = structuredContent instanceof JsonText
     ? [...Object.entries(rest), ["structuredContent", structuredContent] as const]
@@ -128,5 +131,30 @@ export const serializeResult = (id: RequestId, value: Record<string, unknown>): 
     const text = member(key, field)
     if (text !== undefined) members.push(text)
   }
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${members.join(",")}}}`
+  return `{${members.join(",")}}`
 }
+
+/** The envelope's fields before a result, whose text follows and a `}` closes. */
+const resultHead = (id: RequestId) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`
+
+/** The response text around a result's text (`resultText`). */
+export const resultResponse = (id: RequestId, result: string): string => `${resultHead(id)}${result}}`
+
+const utf8 = new TextEncoder()
+
+/**
+ * `resultResponse` of a result already encoded as UTF-8: the envelope's bytes around it, without
+ * building (and then encoding) the text of the whole response.
+ */
+export const resultResponseBytes = (id: RequestId, result: Uint8Array): Uint8Array => {
+  const head = utf8.encode(resultHead(id))
+  const bytes = new Uint8Array(head.byteLength + result.byteLength + 1)
+  bytes.set(head)
+  bytes.set(result, head.byteLength)
+  bytes[bytes.byteLength - 1] = 125 // "}"
+  return bytes
+}
+
+/** The response text of a result (see `resultText`). */
+export const serializeResult = (id: RequestId, value: Record<string, unknown>): string =>
+  resultResponse(id, resultText(value))

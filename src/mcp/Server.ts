@@ -9,10 +9,13 @@ import { classify, type Era, MetaKey } from "./Protocol.ts"
 
 type Headers = Readonly<Record<string, string | undefined>>
 
-/** What the HTTP layer sends back for one POST: a status, the JSON text (none for 202) and extra headers. */
+/**
+ * What the HTTP layer sends back for one POST: a status, the JSON (none for 202; UTF-8 bytes when
+ * the result's were ready) and extra headers.
+ */
 export interface Reply {
   readonly status: number
-  readonly body?: string
+  readonly body?: string | Uint8Array
   readonly headers?: Readonly<Record<string, string>>
 }
 
@@ -68,6 +71,26 @@ const complete = (era: Era, value: Record<string, unknown>): Record<string, unkn
   return { resultType: "complete", ...value, _meta: { ...meta, [MetaKey.serverInfo]: serverInfo } }
 }
 
+const utf8 = new TextEncoder()
+
+/**
+ * A frozen result (the catalogue's encoding of a memoized tool answer) never changes, so its text
+ * in each era is written and encoded once: per call only the envelope around it is, with the
+ * caller's `id`.
+ */
+const frozenResults = { Modern: new WeakMap<object, Uint8Array>(), Legacy: new WeakMap<object, Uint8Array>() }
+
+const resultBody = (id: JsonRpc.RequestId, era: Era, value: Record<string, unknown>): string | Uint8Array => {
+  if (!Object.isFrozen(value)) return JsonRpc.resultResponse(id, JsonRpc.resultText(complete(era, value)))
+  const results = frozenResults[era._tag]
+  let result = results.get(value)
+  if (result === undefined) {
+    result = utf8.encode(JsonRpc.resultText(complete(era, value)))
+    results.set(value, result)
+  }
+  return JsonRpc.resultResponseBytes(id, result)
+}
+
 /**
  * One MCP POST from body text to reply: envelope, era and header validation, method lookup, the
  * authorization gate, then the method. Protocol misuse answers with a JSON-RPC error at the status
@@ -80,7 +103,7 @@ export const handle = (
     /** Undefined on a transport without headers (stdio). */
     readonly headers: Headers | undefined
     /** The caller; `StoreUnavailable` when a presented credential could not be checked. */
-    readonly principal: Effect.Effect<Principal, StoreUnavailable>
+    readonly principal: Either.Either<Principal, StoreUnavailable>
   }
 ): Effect.Effect<Reply> => {
   const parsed = JsonRpc.parse(input.body)
@@ -95,24 +118,18 @@ export const handle = (
     const notFound = new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`)
     return Effect.succeed(failure(request.id, notFound, legacy ? 200 : 404))
   }
-  return Effect.flatMap(Effect.either(input.principal), (resolved) => {
-    // an unchecked credential still reads what anonymous callers read (initialize, tools/list)
-    if (Either.isLeft(resolved) && method.authenticated) {
-      return Effect.succeed(failure(request.id, credentialUnchecked(resolved.left, options.baseUrl)))
-    }
-    const principal = Either.getOrElse(resolved, () => anonymous)
-    if (options.challenge !== undefined && method.authenticated && !hasUsableCredential(principal)) {
-      const presented = input.headers?.["authorization"] !== undefined
-      return Effect.succeed(failure(request.id, challenge(options.challenge.resourceMetadataUrl, presented)))
-    }
-    return method.run({ params: request.params, era, principal, catalog: options.catalog }).pipe(
-      Effect.match({
-        onFailure: (error): Reply => failure(request.id, error, legacy && error.status === 400 ? 200 : error.status),
-        onSuccess: (value): Reply => ({
-          status: 200,
-          body: JsonRpc.serializeResult(request.id, complete(era, value))
-        })
-      })
-    )
+  const resolved = input.principal
+  // an unchecked credential still reads what anonymous callers read (initialize, tools/list)
+  if (Either.isLeft(resolved) && method.authenticated) {
+    return Effect.succeed(failure(request.id, credentialUnchecked(resolved.left, options.baseUrl)))
+  }
+  const principal = Either.isRight(resolved) ? resolved.right : anonymous
+  if (options.challenge !== undefined && method.authenticated && !hasUsableCredential(principal)) {
+    const presented = input.headers?.["authorization"] !== undefined
+    return Effect.succeed(failure(request.id, challenge(options.challenge.resourceMetadataUrl, presented)))
+  }
+  return Effect.match(method.run({ params: request.params, era, principal, catalog: options.catalog }), {
+    onFailure: (error): Reply => failure(request.id, error, legacy && error.status === 400 ? 200 : error.status),
+    onSuccess: (value): Reply => ({ status: 200, body: resultBody(request.id, era, value) })
   })
 }

@@ -1,4 +1,4 @@
-import { Effect, Stream } from "effect"
+import { Effect, Either, Stream } from "effect"
 import type { Principal } from "../domain/Principal.ts"
 import { ErrorCode, RpcError } from "./JsonRpc.ts"
 import * as Server from "./Server.ts"
@@ -8,6 +8,8 @@ export const MaxMessageBytes = 2 * 1024 * 1024
 
 /** Requests answered at once; replies go out as they complete (clients match them by id). */
 const concurrency = 8
+
+const decoder = new TextDecoder()
 
 const tooLarge = new RpcError(ErrorCode.InvalidRequest, `Message exceeds ${MaxMessageBytes} bytes`, 413)
 
@@ -28,8 +30,12 @@ export const serveLines = <E, R>(
       (line) =>
         Buffer.byteLength(line) > MaxMessageBytes
           ? Effect.succeed(Server.failure(null, tooLarge))
-          : Server.handle(options, { body: line, headers: undefined, principal: Effect.succeed(principal) }),
+          : Server.handle(options, { body: line, headers: undefined, principal: Either.right(principal) }),
       { concurrency, unordered: true }
     ),
-    Stream.runForEach((reply) => (reply.body === undefined ? Effect.void : write(reply.body)))
+    Stream.runForEach((reply) =>
+      reply.body === undefined
+        ? Effect.void
+        : write(typeof reply.body === "string" ? reply.body : decoder.decode(reply.body))
+    )
   )

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { JsonText, serializeResult } from "../../src/mcp/JsonRpc.ts"
+import { JsonText, resultResponse, resultResponseBytes, resultText, serializeResult } from "../../src/mcp/JsonRpc.ts"
 import { modernMeta, rawPost, startFixtureServer } from "../support/mcp/McpTestApp.ts"
 import { bearers } from "../support/Principals.ts"
 import type { RunningServer } from "../support/TestServer.ts"
@@ -95,4 +95,47 @@ describe("JSON-RPC ids are echoed verbatim (issue 19 finding 7)", () => {
     const failure = { content: [{ type: "text", text: "no" }], structuredContent: { a: 1 }, isError: true }
     expect(serializeResult("x", failure)).toBe(JSON.stringify({ jsonrpc: "2.0", id: "x", result: failure }))
   })
+
+  it("a result's bytes in their envelope are the UTF-8 of its text in the envelope, whatever the id", () => {
+    const result = resultText({
+      content: new JsonText("[{\"text\":\"ü \\u2028 “q”\"}]"),
+      structuredContent: new JsonText("{}")
+    })
+    const bytes = new TextEncoder().encode(result)
+    for (const id of [...crafted, 0, -1.5, "", "ü“"]) {
+      expect(new TextDecoder().decode(resultResponseBytes(id, bytes))).toBe(resultResponse(id, result))
+    }
+  })
+
+  // a memoized answer's result is written once and reused: every call must still read as a fresh one
+  it.each([["legacy", {}], ["2026-07-28", { "mcp-protocol-version": "2026-07-28" }]] as const)(
+    "a memoized tools/call result answers every id with the same result text (%s)",
+    async (_era, eraHeaders) => {
+      const texts: Array<string> = []
+      for (const id of [1, ...crafted, 2]) {
+        const params = { name: "lookup_term", arguments: { term: "export" } }
+        const body = {
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: Object.keys(eraHeaders).length === 0 ? params : { ...params, _meta: modernMeta }
+        }
+        const headers = Object.keys(eraHeaders).length === 0
+          ? {}
+          : { ...eraHeaders, "mcp-method": "tools/call", "mcp-name": "lookup_term" }
+        const response = await rawPost(server, body, { authorization: `Bearer ${bearers.apiKey}`, ...headers })
+        const text = await response.text()
+        const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`
+        expect(text.startsWith(head)).toBe(true)
+        expect(JSON.stringify(JSON.parse(text))).toBe(text)
+        expect(Number(response.headers.get("content-length"))).toBe(new TextEncoder().encode(text).byteLength)
+        texts.push(text.slice(head.length))
+      }
+      expect(new Set(texts).size).toBe(1)
+      expect(JSON.parse(texts[0]!.slice(0, -1))).toMatchObject({
+        resultType: "complete",
+        structuredContent: { term: "export" }
+      })
+    }
+  )
 })

@@ -1,9 +1,9 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { Buffer } from "node:buffer"
 import { CourtTokenHeader as CourtTokenHeaderName } from "../../domain/CourtRecords.ts"
 import type { BodyTooLarge, MalformedBody } from "../../domain/JsonBody.ts"
-import { credentialChecked, CurrentPrincipal } from "../../domain/Principal.ts"
+import { CurrentPrincipal, UnverifiedCredential } from "../../domain/Principal.ts"
 import { McpCatalog } from "../../mcp/Catalog.ts"
 import { ErrorCode, RpcError, unparsable } from "../../mcp/JsonRpc.ts"
 import * as Server from "../../mcp/Server.ts"
@@ -64,7 +64,8 @@ const originCheck = (allowed: ReadonlySet<string>) => {
 }
 
 // the reply text goes to the runtime as a string with its byte length: Node writes it to the socket
-// in one native step, where `text` first encodes it into a new buffer (the result carries its JSON twice)
+// in one native step, where `text` first encodes it into a new buffer (the result carries its JSON
+// twice); a reply already in bytes goes as it is
 const json = (reply: Server.Reply, extraHeaders: Record<string, string>) => {
   const headers = { ...extraHeaders, ...reply.headers }
   return reply.body === undefined
@@ -72,7 +73,7 @@ const json = (reply: Server.Reply, extraHeaders: Record<string, string>) => {
     : HttpServerResponse.raw(reply.body, {
       status: reply.status,
       contentType: "application/json",
-      contentLength: Buffer.byteLength(reply.body),
+      contentLength: typeof reply.body === "string" ? Buffer.byteLength(reply.body) : reply.body.byteLength,
       headers
     })
 }
@@ -102,22 +103,26 @@ export const McpRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
 
   const forbidden = new RpcError(ErrorCode.InvalidRequest, "Forbidden: Origin or Host is not allowed", 403)
 
-  // plain combinators, not a generator: this runs on every MCP request
+  // plain combinators, not a generator: this runs on every MCP request. The request, its caller
+  // and whether the caller's credential could be checked are read from the context in one step
   const handle = (extraHeaders: Record<string, string>) =>
-    Effect.flatMap(Effect.zip(HttpServerRequest.HttpServerRequest, CurrentPrincipal), ([request, principal]) => {
+    Effect.contextWithEffect((
+      context: Context.Context<HttpServerRequest.HttpServerRequest | CurrentPrincipal>
+    ) => {
+      const request = Context.get(context, HttpServerRequest.HttpServerRequest)
       const headers = request.headers
       if (rejectsOrigin(headers)) {
         return Effect.succeed(json(Server.failure(null, forbidden), extraHeaders))
       }
+      const unverified = Context.getOption(context, UnverifiedCredential)
+      const principal = Option.isSome(unverified)
+        ? Either.left(unverified.value)
+        : Either.right(Context.get(context, CurrentPrincipal))
       return readText(request, MaxBodyBytes).pipe(
         Effect.matchEffect({
           onFailure: (error) => Effect.succeed(unreadable(error)),
           onSuccess: (body) => {
-            const handled = Server.handle(options, {
-              body,
-              headers,
-              principal: Effect.as(credentialChecked, principal)
-            })
+            const handled = Server.handle(options, { body, headers, principal })
             const courtToken = headers[CourtTokenHeaderName]
             // the caller's own CourtListener token, for the court-records tools of this request only
             return courtToken === undefined || courtToken === ""

@@ -8,10 +8,17 @@ import {
   UrlParams
 } from "@effect/platform"
 import { NodeMultipart, NodeStream } from "@effect/platform-node"
-import { Deferred, Effect, FiberId, Inspectable, Option, Stream } from "effect"
+import { Effect, Exit, Inspectable, Layer, Option, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
+import { BodyTooLarge, type MalformedBody } from "../../domain/JsonBody.ts"
+import { BodyReader, portableBodyReader, unreadable } from "../Body.ts"
 
 const decoder = new TextDecoder()
+
+type BodyExit = Exit.Exit<Uint8Array, BodyTooLarge | MalformedBody>
+
+/** A body read, or the readers waiting for it. */
+type BodyState = BodyExit | Array<(exit: BodyExit) => void>
 
 /**
  * `HttpServerRequest` over a Node `IncomingMessage`, kept lean for the hot path: headers are
@@ -23,7 +30,7 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
   readonly method: HttpMethod.HttpMethod
   readonly originalUrl: string
   private cachedHeaders: Headers.Headers | undefined
-  private body: Deferred.Deferred<Uint8Array, HttpServerError.RequestError> | undefined
+  private body: BodyState | undefined
 
   constructor(
     readonly source: IncomingMessage,
@@ -58,25 +65,77 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
   }
 
   /**
-   * The body, read once and bounded by the `MaxBodySize` in effect: the first reader reads it into a
-   * deferred every later reader awaits (interrupted, it interrupts them too). Not `Effect.cached`,
-   * whose `runSync` to build the cache costs a fiber on every request with a body.
+   * The body, read once and bounded by the `MaxBodySize` in effect (see `read`). Not
+   * `Effect.cached`, whose `runSync` to build the cache costs a fiber on every request with a body.
    */
   get bytes(): Effect.Effect<Uint8Array, HttpServerError.RequestError> {
-    return Effect.suspend(() => {
-      if (this.body !== undefined) return Deferred.await(this.body)
-      const body = Deferred.unsafeMake<Uint8Array, HttpServerError.RequestError>(FiberId.none)
-      this.body = body
-      const read = Effect.flatMap(
-        HttpIncomingMessage.MaxBodySize,
-        (maxBytes) =>
-          NodeStream.toUint8Array(() => this.source, {
-            onFailure: this.fail("Transport", "the body could not be read"),
-            maxBytes: Option.getOrUndefined(maxBytes)
-          })
-      )
-      return Effect.zipRight(Effect.intoDeferred(read, body), Deferred.await(body))
+    return Effect.flatMap(HttpIncomingMessage.MaxBodySize, (maxBytes) =>
+      Effect.mapError(
+        this.bytesWithin(Option.isSome(maxBytes) ? Number(maxBytes.value) : Infinity),
+        this.fail("Transport", "the body could not be read")
+      ))
+  }
+
+  /**
+   * The body within `limit` bytes, for callers that pass the limit themselves (`src/http/Body.ts`):
+   * without the platform's `MaxBodySize` reference, whose `withMaxBodySize` copies the request's
+   * whole context on every read.
+   */
+  bytesWithin(limit: number): Effect.Effect<Uint8Array, BodyTooLarge | MalformedBody> {
+    return Effect.async((resume) => {
+      // read first by a reader with a larger bound: this reader's own bound still holds
+      const settle = (exit: BodyExit) =>
+        resume(
+          Exit.isSuccess(exit) && exit.value.byteLength > limit
+            ? Exit.fail(new BodyTooLarge({ limitBytes: limit }))
+            : exit
+        )
+      const state = this.read(limit)
+      if (!Array.isArray(state)) return settle(state)
+      state.push(settle)
+      return Effect.sync(() => state.splice(state.indexOf(settle), 1))
     })
+  }
+
+  /**
+   * Reads the message once, straight from its events, for every reader (the first one's `limit`
+   * applies): a reader interrupted (the client left) leaves the others waiting for the message's own
+   * end or close. Past `limit` the rest is discarded rather than the socket destroyed, so the answer
+   * (a 413) still reaches the client. Plain callbacks, not a `Deferred`, whose making copies the
+   * Effect prototype into every instance.
+   */
+  private read(limit: number): BodyState {
+    if (this.body !== undefined) return this.body
+    const waiting: Array<(exit: BodyExit) => void> = []
+    this.body = waiting
+    const source = this.source
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const settle = (exit: BodyExit) => {
+      source.off("data", onData)
+      source.off("end", onEnd)
+      source.off("error", onAbort)
+      source.off("close", onAbort)
+      this.body = exit
+      for (const resume of waiting.splice(0)) resume(exit)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size <= limit) return void chunks.push(chunk)
+      settle(Exit.fail(new BodyTooLarge({ limitBytes: limit })))
+      source.resume()
+    }
+    const onEnd = () => settle(Exit.succeed(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
+    const onAbort = () => settle(Exit.fail(unreadable))
+    if (source.readableEnded) {
+      settle(Exit.fail(unreadable))
+    } else {
+      source.on("data", onData)
+      source.once("end", onEnd)
+      source.once("error", onAbort)
+      source.once("close", onAbort)
+    }
+    return this.body
   }
 
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
@@ -140,3 +199,12 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
     return { _id: "HttpServerRequest", method: this.method, url: this.originalUrl }
   }
 }
+
+/**
+ * The Node server's body reader: its own requests are read straight from the message; any other
+ * request (none reaches it today) as on every runtime.
+ */
+export const NodeBodyReader = Layer.succeed(BodyReader, {
+  read: (request, limit) =>
+    request instanceof NodeRequest ? request.bytesWithin(limit) : portableBodyReader.read(request, limit)
+})

@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import { Note, NotesMetaKey, type NoteTarget } from "../../domain/workspace/Notes.ts"
 import { workspaceOf } from "../../domain/workspace/Workspace.ts"
 import { Notes } from "../../services/workspace/Notes.ts"
@@ -16,15 +16,13 @@ export const withNotesBeside = <A, E, R>(
   answer: Effect.Effect<A, E, R>,
   targets: (value: A) => ReadonlyArray<NoteTarget>
 ): Effect.Effect<A | Tool.Annotated<A>, E, R | Tool.Caller | Notes> =>
-  Effect.gen(function*() {
-    const value = yield* answer
-    const workspace = workspaceOf(yield* Tool.Caller)
-    if (Option.isNone(workspace)) return value
-    const notes = yield* Notes
-    const found = yield* Effect.either(notes.beside(workspace.value, targets(value)))
-    if (found._tag === "Left") {
-      return new Tool.Annotated(value, { [`${NotesMetaKey}_error`]: found.left.message })
-    }
-    const all = found.right
-    return all.length === 0 ? value : new Tool.Annotated(value, { [NotesMetaKey]: encodeNotes(all) })
-  })
+  // plain combinators, not a generator: every get_eccn and get_country_chart_row runs this
+  Effect.flatMap(answer, (value) =>
+    Effect.contextWithEffect((context: Context.Context<Tool.Caller | Notes>) => {
+      const workspace = workspaceOf(Context.get(context, Tool.Caller))
+      if (Option.isNone(workspace)) return Effect.succeed(value)
+      return Effect.match(Context.get(context, Notes).beside(workspace.value, targets(value)), {
+        onFailure: (error) => new Tool.Annotated(value, { [`${NotesMetaKey}_error`]: error.message }),
+        onSuccess: (all) => all.length === 0 ? value : new Tool.Annotated(value, { [NotesMetaKey]: encodeNotes(all) })
+      })
+    }))
