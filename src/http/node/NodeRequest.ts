@@ -93,7 +93,11 @@ export class NodeRequest extends Inspectable.Class implements HttpServerRequest.
       const state = this.read(limit)
       if (!Array.isArray(state)) return settle(state)
       state.push(settle)
-      return Effect.sync(() => state.splice(state.indexOf(settle), 1))
+      return Effect.sync(() => {
+        // gone already when the read settled: -1 would make `splice` drop another reader
+        const at = state.indexOf(settle)
+        if (at >= 0) state.splice(at, 1)
+      })
     })
   }
 
