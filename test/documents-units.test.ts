@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { contractDocument, validatePayload } from "../src/domain/documents/Contract.ts"
+import { contractDocument, MaxUnknownKeyWarnings, validatePayload } from "../src/domain/documents/Contract.ts"
 import { contracts } from "../src/domain/documents/index.ts"
 import { sanitizeHtml } from "../src/render/Html.ts"
 import { Credits, layerMemory as creditsMemory } from "../src/services/Credits.ts"
@@ -74,6 +74,27 @@ describe("contracts", () => {
     ]))
     const ok = validatePayload(contracts.tcp, { ...contractDocument(contracts.tcp).fields, TYPO_KEY: "x" })
     expect(Either.getOrThrow(ok).warnings).toHaveLength(1)
+  })
+
+  it("hands the renderer only contract keys, at the top and in rows, and caps the unknown-key warnings", () => {
+    const fields = contractDocument(contracts.tcp).fields
+    const extras = Object.fromEntries(Array.from({ length: MaxUnknownKeyWarnings + 5 }, (_, i) => [`EXTRA_${i}`, i]))
+    const valid = Either.getOrThrow(validatePayload(contracts.tcp, {
+      ...fields,
+      ...extras,
+      CONTROLLED_ITEMS: [{ ITEM: "RTL", NOTE: { nested: [1] } }]
+    }))
+    expect(Object.keys(valid.values).sort()).toEqual(Object.keys(fields).sort())
+    expect(valid.values.CONTROLLED_ITEMS).toEqual([{ ITEM: "RTL" }])
+    expect(valid.warnings).toHaveLength(MaxUnknownKeyWarnings + 1)
+    expect(valid.warnings[0]).toBe("unknown key \"CONTROLLED_ITEMS[0].NOTE\" ignored")
+    expect(valid.warnings.at(-1)).toBe("6 more unknown keys ignored")
+  })
+
+  it("phrases a refused value as every other input's decode failure, without Effect's wording", () => {
+    const refused = Either.getLeft(validatePayload(contracts.tcp, { DATE: "20 November", CONTROLLED_ITEMS: {} }))
+    expect(Option.getOrThrow(refused).filter((issue) => /Expected|actual/.test(issue.reason))).toEqual([])
+    expect(Option.getOrThrow(refused)).toContainEqual({ name: "TCP_OWNER", in: "body", reason: "is required" })
   })
 })
 

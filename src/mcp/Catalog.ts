@@ -64,7 +64,11 @@ const internal = (cause: Cause.Cause<unknown>, what: string) =>
 
 const toolError = (message: string) => ({ content: [{ type: "text", text: message }], isError: true })
 
+const invalidArguments = (issues: ReadonlyArray<DecodeIssues.DecodeIssue>) =>
+  toolError(`Invalid arguments: ${DecodeIssues.summarize(issues, "arguments")}`)
+
 const failureResult = (error: unknown) => {
+  if (error instanceof Tool.InvalidArguments) return invalidArguments(error.issues)
   if (!(error instanceof Tool.StructuredFailure)) return toolError(describeFailure(error))
   const json = JSON.stringify(error.content)
   return {
@@ -73,9 +77,6 @@ const failureResult = (error: unknown) => {
     isError: true
   }
 }
-
-const invalidArguments = (error: ParseResult.ParseError) =>
-  toolError(`Invalid arguments: ${DecodeIssues.summarize(DecodeIssues.fromParseError(error), "arguments")}`)
 
 /** How a tool's value becomes its result: text as is, or the encoded value with its JSON text. */
 const resultEncoder = (tool: Tool.Any) => {
@@ -115,7 +116,7 @@ const bindTool = (tool: Tool.Any, context: Context.Context<unknown>): BoundTool 
     listing: Tool.describe(tool),
     call: (args, caller) => {
       const input = decode(args ?? {})
-      if (Either.isLeft(input)) return Effect.succeed(invalidArguments(input.left))
+      if (Either.isLeft(input)) return Effect.succeed(invalidArguments(DecodeIssues.fromParseError(input.left)))
       // the catalogue's context holds every service its tools need (see `make`); the caller comes per call.
       // One merge of the three, not `Context.add` then `provide`: each of those copies the whole
       // catalogue context, on every call

@@ -1,5 +1,6 @@
 import type { Effect } from "effect"
 import { Context, JSONSchema, Option, Schema, SchemaAST } from "effect"
+import { DecodeIssue } from "../domain/DecodeIssues.ts"
 import type { Principal } from "../domain/Principal.ts"
 
 /** MCP tool annotations: hints for clients deciding how to present or confirm a call. */
@@ -69,6 +70,15 @@ export type Requirements<T extends Any> = T extends Tool<any, any, any, infer R>
 export class StructuredFailure {
   constructor(readonly message: string, readonly content: Readonly<Record<string, unknown>>) {}
 }
+
+/**
+ * Arguments a tool's own validation refused after they passed its input schema (a document payload
+ * is checked against the contract its `document` argument names): answered exactly as the
+ * catalogue answers arguments its schema refuses, paths counted from the arguments.
+ */
+export class InvalidArguments extends Schema.TaggedError<InvalidArguments>()("InvalidArguments", {
+  issues: Schema.Array(DecodeIssue)
+}) {}
 
 /** Read-only lookups of public regulatory data: the annotations nearly every tool here carries. */
 export const readOnly = (title: string, openWorld = false): ToolAnnotations => ({

@@ -1,7 +1,8 @@
-import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
+import { Either, Option, Schema, SchemaAST } from "effect"
+import * as DecodeIssues from "../DecodeIssues.ts"
 import type { DocumentContract, DocumentSlug } from "../Documents.ts"
 import type { InvalidParameterIssue } from "../Problem.ts"
-import { type FieldMeta, FieldMetaId, fieldSchema, type FieldSpec } from "./Fields.ts"
+import { type FieldMeta, FieldMetaId, fieldSchema, type FieldSpec, openStruct } from "./Fields.ts"
 
 /** Graphics the layout engine can draw for a section (see `src/render/graphics/`). */
 export type GraphicName = "review-flow" | "risk-summary"
@@ -105,11 +106,12 @@ export const defineContract = (def: ContractDef): Contract => {
       section.parts.flatMap((part) => Object.entries(part.fields).map(([key, field]) => [key, field.placeholder]))
     )
   )
-  const schema = Schema.Struct(properties).annotations({
+  const schema = openStruct(properties).annotations({
     identifier: `${pascal(def.slug)}Payload`,
     examples: [example],
     title: def.title,
-    description: `${def.description} Additional keys are accepted and ignored (each counts as a render warning).`
+    description: `${def.description} Additional keys, here and in table rows, are accepted and ignored (each ` +
+      "counts as a render warning naming its path)."
   }) as unknown as Contract["schema"]
   const ast = SchemaAST.isTypeLiteral(schema.ast) ? schema.ast : undefined
   if (ast === undefined) throw new Error(`${def.slug}: contract schema is not a struct`)
@@ -118,25 +120,6 @@ export const defineContract = (def: ContractDef): Contract => {
     section
   ) => ({ label: section.title, keys: section.parts.flatMap((part) => Object.keys(part.fields)) }))
   return { ...def, schema, fields, fieldsByKey: new Map(fields.map((field) => [field.key, field])), judgements }
-}
-
-/** Any value, published as the empty JSON Schema (Effect names the unknown type with an `$id` of its own). */
-const AnyValue = Schema.Unknown.annotations({ jsonSchema: {} })
-
-/**
- * The contract's schema with other keys accepted, as a tool argument (MCP `create_<slug>_pdf`): its
- * keys are checked as `validatePayload` checks them, an unknown key passes to become a render
- * warning, as over REST, instead of refusing the call.
- */
-export const openPayloadSchema = (contract: Contract): Schema.Schema<Record<string, unknown>> => {
-  const ast = contract.schema.ast as SchemaAST.TypeLiteral
-  return Schema.make(
-    new SchemaAST.TypeLiteral(
-      ast.propertySignatures,
-      [new SchemaAST.IndexSignature(SchemaAST.stringKeyword, AnyValue.ast, true)],
-      ast.annotations
-    )
-  )
 }
 
 /** Sections that frame a document rather than carry its analysis. */
@@ -185,23 +168,44 @@ export interface ValidPayload {
   readonly warnings: ReadonlyArray<string>
 }
 
-const issueName = (path: ReadonlyArray<PropertyKey>) =>
-  path.reduce<string>(
-    (name, part) =>
-      typeof part === "number" ? `${name}[${part}]` : name === "" ? String(part) : `${name}.${String(part)}`,
-    ""
-  )
+/** Unknown keys listed one by one; beyond this a single warning counts the rest (a 1 MB payload holds thousands). */
+export const MaxUnknownKeyWarnings = 50
 
-/** Effect's messages end by echoing the offending value; the caller has it, the problem body need not. */
-const reasonOf = (issue: ParseResult.ArrayFormatterIssue) => {
-  if (issue._tag === "Missing") return "is required"
-  const message = issue.message.replace(/,? actual [\s\S]*$/, "")
-  if (message.startsWith("Expected ReadonlyArray<")) return "must be an array of row objects"
-  if (message.startsWith("Expected {")) return "must be an object"
-  return message.slice(0, 300)
+const unknownKey = (path: string) => `unknown key ${JSON.stringify(path)} ignored`
+
+/**
+ * The decoded payload without the keys its contract does not know, at the top and in table rows
+ * alike, each of those named by its path (`EXTRA`, `PARTIES[1].NOTE`) in the warnings.
+ */
+const knownKeys = (contract: Contract, decoded: Readonly<Record<string, unknown>>): ValidPayload => {
+  const unknown: Array<string> = []
+  const values: Record<string, unknown> = {}
+  // decoded order (the contract's keys, then the others), the same whether the input was decoded before or not
+  for (const [key, value] of Object.entries(decoded)) {
+    const field = contract.fieldsByKey.get(key)
+    if (field === undefined) unknown.push(key.slice(0, 80))
+    else if (field.columns === undefined) values[key] = value
+    else {
+      const columns = new Set(field.columns.map((column) => column.key))
+      values[key] = (value as ReadonlyArray<Record<string, unknown>>).map((row, index) =>
+        Object.fromEntries(
+          Object.entries(row).filter(([column]) => {
+            if (!columns.has(column)) unknown.push(`${key}[${index}].${column.slice(0, 80)}`)
+            return columns.has(column)
+          })
+        )
+      )
+    }
+  }
+  const listed = unknown.slice(0, MaxUnknownKeyWarnings).map(unknownKey)
+  const rest = unknown.length - listed.length
+  return { values, warnings: rest > 0 ? [...listed, `${rest} more unknown keys ignored`] : listed }
 }
 
-/** Decodes a parsed JSON body against the contract: every bad key is reported, unknown keys are warnings. */
+/**
+ * Decodes a parsed JSON body against the contract, for REST and MCP alike: every bad key is
+ * reported (phrased as every other input's decode failure), unknown keys at any depth are warnings.
+ */
 export const validatePayload = (
   contract: Contract,
   body: unknown
@@ -209,13 +213,15 @@ export const validatePayload = (
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return Either.left([{ name: "body", in: "body", reason: "must be a JSON object of template variables" }])
   }
-  const decoded = Schema.decodeUnknownEither(contract.schema, { errors: "all", onExcessProperty: "ignore" })(body)
-  if (Either.isLeft(decoded)) {
-    const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
-    return Either.left(issues.map((issue) => ({ name: issueName(issue.path), in: "body", reason: reasonOf(issue) })))
-  }
-  const warnings = Object.keys(body)
-    .filter((key) => !contract.fieldsByKey.has(key))
-    .map((key) => `unknown key ${JSON.stringify(key.slice(0, 80))} ignored`)
-  return Either.right({ values: decoded.right, warnings })
+  return Either.match(Schema.decodeUnknownEither(contract.schema, { errors: "all" })(body), {
+    onLeft: (error) =>
+      Either.left(
+        DecodeIssues.fromParseError(error).map((issue) => ({
+          name: issue.path === "" ? "body" : issue.path,
+          in: "body" as const,
+          reason: issue.message
+        }))
+      ),
+    onRight: (decoded) => Either.right(knownKeys(contract, decoded))
+  })
 }

@@ -51,6 +51,16 @@ export interface FieldMeta {
   readonly columns?: ReadonlyArray<ColumnMeta>
 }
 
+/**
+ * A payload object (the payload itself, a table row): SPEC allows additional keys, so besides its
+ * fields it accepts any other key, and says so where it is published (`additionalProperties: true`;
+ * Effect would describe the unknown value with an `$id` of its own). `validatePayload` reports each
+ * such key as a warning naming its path.
+ */
+export const openStruct = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.Struct(fields, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    .annotations({ jsonSchema: { additionalProperties: true } })
+
 /** Size caps per value: the whole payload is capped at 1 MB, these keep one value from being absurd. */
 export const Limits = { text: 2_000, prose: 20_000, html: 100_000, cell: 4_000, rows: 300 } as const
 
@@ -172,7 +182,7 @@ const valueSchema = (field: FieldSpec): Schema.Schema<any, any> => {
     case "choice":
       return choiceSchema(field.choice!)
     case "table": {
-      const row = Schema.Struct(Object.fromEntries(field.columns!.map((c) => [
+      const row = openStruct(Object.fromEntries(field.columns!.map((c) => [
         c.key,
         c.required ? cellSchema(c) : Schema.optionalWith(cellSchema(c), { exact: true })
       ])))

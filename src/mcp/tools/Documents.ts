@@ -13,7 +13,6 @@ import {
   PayloadTooLarge,
   type PlanInfo
 } from "../../domain/Documents.ts"
-import { openPayloadSchema } from "../../domain/documents/Contract.ts"
 import { contractDocuments, contracts } from "../../domain/documents/index.ts"
 import { publishedProblem } from "../../domain/Problem.ts"
 import { AppConfig } from "../../services/AppConfig.ts"
@@ -141,7 +140,16 @@ const render = (
     const { charge, delivered, document } = yield* renderer(
       { slug, body: payload, draft, allowIncomplete, payer },
       (rendered) => files.put({ fileName: rendered.fileName, bytes: rendered.bytes, warnings: rendered.warnings.count })
-    ).pipe(Effect.catchTag("CreditsRequired", (error) => Effect.fail(toPurchase(error))))
+    ).pipe(
+      Effect.catchTags({
+        CreditsRequired: (error) => Effect.fail(toPurchase(error)),
+        // named from the arguments, so create_pdf refuses a payload as create_<slug>_pdf's schema does
+        InvalidRequest: ({ invalidParams }) =>
+          new Tool.InvalidArguments({
+            issues: invalidParams.map((issue) => ({ path: `payload.${issue.name}`, message: issue.reason }))
+          })
+      })
+    )
     return {
       url: `${config.publicBaseUrl}${documentLinkPath(delivered.token)}`,
       expires_at: delivered.expiresAt.toISOString(),
@@ -180,9 +188,9 @@ const createPdf = Tool.make({
 
 /**
  * SPEC's per-type name `create_<slug>_pdf`: callable, not listed (see `contractAlias`). Its payload
- * is the type's own contract schema (the one REST validates with), so a payload missing a required
- * key or holding a bad value is refused before anything is rendered or charged, and
- * `/.well-known/mcp` publishes the schema.
+ * is the type's own contract schema (the one REST validates with: other keys, at any depth, pass to
+ * become render warnings), so a payload missing a required key or holding a bad value is refused
+ * before anything is rendered or charged, and `/.well-known/mcp` publishes the schema.
  */
 const createAlias = (slug: DocumentSlug) => {
   const contract = contracts[slug]
@@ -196,7 +204,7 @@ const createAlias = (slug: DocumentSlug) => {
     listed: false,
     annotations: renderAnnotations(`Create a ${contract.title} (PDF)`),
     input: Schema.Struct({
-      payload: openPayloadSchema(contract),
+      payload: contract.schema,
       draft: Draft,
       allow_incomplete: AllowIncomplete
     }),
