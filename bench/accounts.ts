@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { PerformanceObserver } from "node:perf_hooks"
 import pg from "pg"
 import { migrated } from "../src/layers/Store.ts"
+import * as Tracing from "../src/layers/Tracing.ts"
 import * as SqlCredits from "../src/services/accounts/SqlCredits.ts"
 import * as SqlKeys from "../src/services/accounts/SqlKeys.ts"
 import * as AppConfig from "../src/services/AppConfig.ts"
@@ -287,7 +288,12 @@ const measure = (dataDir: string, postgres: { url: string; admin: pg.Client } | 
     }
     const results = yield* measureAll(stores)
     return Object.fromEntries(stores.map((store, i) => [store.name, results[i]!]))
-  }).pipe(Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Warning))
+  }).pipe(
+    Effect.scoped,
+    // as the service runs them: its entries assemble the app with tracing off
+    Effect.provide(Tracing.disabled),
+    Logger.withMinimumLogLevel(LogLevel.Warning)
+  )
 
 type Summary = ReturnType<typeof summary>
 

@@ -101,6 +101,13 @@ describe("research searches", () => {
       expect(sent.getAll("fields[]")).toContain("document_number")
     })
 
+    it("sends upstream no trace headers: tracing is off and nothing collects traces", async () => {
+      await get(server, "/api/federal-register?query=trace+headers")
+      const { headers } = lastRequest("/api/v1/documents.json")
+      expect(headers.traceparent).toBeUndefined()
+      expect(headers.b3).toBeUndefined()
+    })
+
     it("answers the same search from its cache", async () => {
       const path = "/api/federal-register?query=cached+search&limit=3"
       await get(server, path)

@@ -59,13 +59,14 @@ export const mcp = leaf({
   run: () =>
     Effect.gen(function*() {
       const config = yield* loadConfig
-      const [{ DeploymentServices }, RuntimeInfo, Logging, Outbound, Store] = yield* load(() =>
+      const [{ DeploymentServices }, RuntimeInfo, Logging, Outbound, Store, Tracing] = yield* load(() =>
         Promise.all([
           import("../layers/Main.ts"),
           import("../services/RuntimeInfo.ts"),
           import("../layers/Logging.ts"),
           import("../layers/Outbound.ts"),
-          import("../layers/Store.ts")
+          import("../layers/Store.ts"),
+          import("../layers/Tracing.ts")
         ])
       )
       const services = DeploymentServices.pipe(
@@ -73,7 +74,8 @@ export const mcp = leaf({
         Layer.provide(RuntimeInfo.layer(`node ${process.version} (stdio)`)),
         Layer.provideMerge(Logging.layerStderr),
         Layer.provide(Layer.succeed(AppConfig, config)),
-        Layer.provide(Outbound.layerNode)
+        Layer.provide(Outbound.layerNode),
+        Layer.provide(Tracing.disabled)
       )
       yield* Effect.scoped(connect(config.publicBaseUrl).pipe(Effect.provide(services))).pipe(
         Effect.catchAll((error) =>

@@ -10,12 +10,14 @@ import { EnclaveApp, EnclaveServices } from "./Enclave.ts"
 import * as Logging from "./Logging.ts"
 import { PublicApp, PublicServices } from "./Public.ts"
 import * as Store from "./Store.ts"
+import * as Tracing from "./Tracing.ts"
 
 /**
  * An app ready for a runtime adapter; it needs the configuration and a router. `runtime` names the
  * adapter in the index and health documents. `store` is the SQL store (by default the one the
  * configuration names, migrated at start). HttpApi's platform needs (ETag generator, file system
- * for file responses) come from the runtime-neutral context: the app serves no files.
+ * for file responses) come from the runtime-neutral context: the app serves no files. Tracing is
+ * off (`Tracing.ts`), provided first so that every fiber the app starts inherits it.
  */
 export const forRuntime = <E, R>(
   app: Layer.Layer<never, E, R>,
@@ -26,7 +28,8 @@ export const forRuntime = <E, R>(
     Layer.provide(store),
     Layer.provide(RuntimeInfo.layer(runtime)),
     Layer.provide(Logging.layer),
-    Layer.provide(HttpServer.layerContext)
+    Layer.provide(HttpServer.layerContext),
+    Layer.provide(Tracing.disabled)
   )
 
 type DeploymentLayer = Layer.Layer<
