@@ -15,7 +15,9 @@ import { forEachEngine } from "../support/SqlEngines.ts"
 // a slice of the benchmark's corpus, some of it under other agencies, one document without text, one
 // with accents in its party and text (folded in the vector, kept in the snippet), and one whose first
 // query word straddles where the search for it in the text's beginning stops (1,000 characters), with
-// a shorter query word inside it just before: the whole text has to be searched
+// a shorter query word inside it just before: the whole text has to be searched; and one whose only
+// form of a query word comes late and is not its stem's start (`companies` and `company` stem to
+// `compani`): looked for in the whole text as typed, stemmed and with the stemmer's `y`
 const corpus = synthetic().slice(0, 240).map((write, i): ArchiveRepo.ArchiveWrite =>
   i === 5
     ? { ...write, body: `${"x".repeat(990)} megalaserbeam ${write.body}` }
@@ -23,6 +25,8 @@ const corpus = synthetic().slice(0, 240).map((write, i): ArchiveRepo.ArchiveWrit
     ? { ...write, body: null, textChars: null }
     : i === 11
     ? { ...write, party: "Société Générale d'Exportation", body: `${write.body}\n\nLa Société a exporté des lasers.` }
+    : i === 13
+    ? { ...write, body: `${write.body}\n\nThe shipping company paid in full.` }
     : i % 3 === 0
     ? { ...write, agency: i % 2 === 0 ? "DDTC" : "DOJ" }
     : write
@@ -39,6 +43,7 @@ const cases: ReadonlyArray<
     "societe",
     "Société exporté",
     "megalaserbeam laser",
+    "companies",
     "zzzz"
   ].map((
     query
@@ -88,6 +93,10 @@ forEachEngine("archive search", (it) => {
       expect(now[cases.findIndex((c) => c.query === "societe")]?.hits[0]?.snippet).toMatch(
         /^\*\*Société\*\* Générale d'Exportation .*\*\*Société\*\* a exporté/
       )
+      // the window comes from the late `company`, not the text's beginning (which holds no form of it)
+      expect(now[cases.findIndex((c) => c.query === "companies")]?.hits.map((hit) => hit.snippet)).toEqual([
+        expect.stringMatching(/shipping \*\*company\*\* paid in full/)
+      ])
       expect(cases.map(({ query }, i) => differences(now[i]!, expected[i]!, query, (id) => texts.get(id) ?? "")))
         .toEqual(cases.map(() => []))
     }))

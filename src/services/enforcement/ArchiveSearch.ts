@@ -15,8 +15,13 @@ export interface SearchHit {
   readonly snippet: string | null
 }
 
-/** Text `ts_headline` looks through for a snippet when no query word is found literally in the text. */
-const headlineChars = 100_000
+/**
+ * Text `ts_headline` is given when no query word is found at a word start in the text: the match is
+ * then in the party or the title (given too), or in a form the search for an occurrence misses.
+ * Bounded, since the parser's cost grows with the text and a PDF's text runs to 100,000 characters
+ * and more: such a snippet shows the text's beginning, perhaps without a highlight in it.
+ */
+const headlineChars = 2_000
 /**
  * Around the first literal occurrence of a query word, the text `ts_headline` is given: its cost is
  * parsing that text (about 0.25 µs a character on the embedded engine, a third of a broad search at
@@ -122,10 +127,11 @@ export const anyWordQuery = joined(" | ")
  * cut back to whole words. That occurrence is looked for in the text's first `leadChars`
  * lower-cased, and only then in the whole text lower-cased once (subqueries kept apart with
  * `OFFSET 0`: pulled up into the outer query, each would be computed again wherever the outer query
- * names its result). The words are looked for as typed as well as stemmed: a stem is not always
- * the start of its words (`company` stems to `compani`), and a text where none is found falls back
- * to `headlineChars` of text, the costliest snippet there is. Stems and words are letters and
- * digits only (see `queryTerms`), so they are safe in the pattern.
+ * names its result). The words are looked for as typed as well as stemmed, and a stem ending in
+ * `i` also with `y`: the English stemmer turns a final `y` into `i` (`company`, `companies` both stem
+ * to `compani`, which starts neither `company` nor a query for `companies` found in a text saying
+ * `company`). Stems and words are letters and digits only (see `queryTerms`), so they are safe in
+ * the pattern.
  */
 export const search =
   (sql: SqlClient, columns: Fragment, toRow: (raw: any) => ArchiveRow) =>
@@ -138,10 +144,11 @@ export const search =
           to_tsquery('english', ${anyWordQuery(terms)}) AS highlight,
           '\\m(' || stems.alternatives || ')' AS starts, stems.longest
         FROM (
-          SELECT string_agg(lexeme, '|') AS alternatives, max(length(lexeme)) AS longest
+          SELECT string_agg(DISTINCT word, '|') AS alternatives, max(length(word)) AS longest
           FROM unnest(tsvector_to_array(
             to_tsvector('english', ${terms.join(" ")}) || to_tsvector('simple', ${terms.join(" ")})
-          )) AS lexeme
+          )) AS lexeme,
+            unnest(ARRAY[lexeme, regexp_replace(lexeme, 'i$', 'y')]) AS word
         ) AS stems
       ),
       matched AS (
