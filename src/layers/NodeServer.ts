@@ -50,9 +50,9 @@ export const serve = <E, R>(
   Layer.unwrapScoped(Effect.gen(function*() {
     const router = yield* HttpLayerRouter.HttpRouter
     const config = yield* AppConfig
-    const handler = yield* NodeHandler.make(router.asHttpEffect() as any)
+    const handler = yield* NodeHandler.make(router.asHttpEffect())
     return gracefulServer(() => createServer({ keepAliveTimeout: 65_000 }, handler), {
       port: config.port,
       host: config.host
     }).pipe(HttpServer.withLogAddress)
-  })).pipe(Layer.provideMerge(appLayer), Layer.provide(HttpLayerRouter.layer), Layer.provide(NodeBodyReader)) as any
+  })).pipe(Layer.provideMerge(appLayer), Layer.provide(HttpLayerRouter.layer), Layer.provide(NodeBodyReader))
