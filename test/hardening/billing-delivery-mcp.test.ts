@@ -9,6 +9,7 @@ import { Credits, type CreditsShape } from "../../src/services/Credits.ts"
 import { DocumentFiles } from "../../src/services/DocumentFiles.ts"
 import { DocumentPayers } from "../../src/services/DocumentPayers.ts"
 import { requiredTcpPayload } from "../fixtures/documents/tcp.ts"
+import { ledgerOf } from "../support/Ledger.ts"
 import { modernRequest } from "../support/mcp/McpTestApp.ts"
 import { bearers, principals } from "../support/Principals.ts"
 import { randomPdf, slowRenderer } from "../support/SlowRenderer.ts"
@@ -78,10 +79,7 @@ describe("MCP billing exactly once, on delivery", () => {
   afterAll(() => server.close())
 
   const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect)
-  const ledger = async () => ({
-    balance: await run(credits.balance(account)),
-    spent: await run(Effect.map(credits.usage(account), (usage) => usage.spent))
-  })
+  const ledger = () => ledgerOf(credits, account)
 
   /** The link the client received, or undefined when it went away first. */
   const call = async (abortAfterMs?: number): Promise<{ url: string; sha256: string; bytes: number } | undefined> => {

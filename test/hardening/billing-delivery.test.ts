@@ -7,6 +7,7 @@ import { PublicServices } from "../../src/layers/Public.ts"
 import { layerFixed } from "../../src/services/Auth.ts"
 import { Credits, type CreditsShape } from "../../src/services/Credits.ts"
 import { requiredTcpPayload } from "../fixtures/documents/tcp.ts"
+import { ledgerOf } from "../support/Ledger.ts"
 import { bearers, principals } from "../support/Principals.ts"
 import { randomPdf, slowRenderer } from "../support/SlowRenderer.ts"
 import { type RunningServer, startServer } from "../support/TestServer.ts"
@@ -82,10 +83,7 @@ describe("REST billing exactly once, on delivery", () => {
   afterAll(() => server.close())
 
   const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect)
-  const ledger = async () => ({
-    balance: await run(credits.balance(account)),
-    spent: await run(Effect.map(credits.usage(account), (usage) => usage.spent))
-  })
+  const ledger = () => ledgerOf(credits, account)
 
   /** Waits until the held credit is committed (usage counted) or given back; answers whether it was charged. */
   const settled = async (before: { readonly balance: number; readonly spent: number }) => {
