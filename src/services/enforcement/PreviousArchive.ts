@@ -17,6 +17,10 @@ import { sha256 } from "./ArchiveRepo.ts"
  * (field values may name parties).
  */
 
+/**
+ * A catalog record as the previous version wrote it: its own schema, not derived from the domain's
+ * `EnforcementDocument`, which describes today's API and may change while old files stay as written.
+ */
 export const StoredDocument = Schema.Struct({
   id: Schema.String,
   agency: EnforcementAgency,
