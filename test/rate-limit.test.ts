@@ -1,12 +1,15 @@
-import { RateLimitExceeded, RateLimitStoreError } from "@effect/experimental/RateLimiter"
+import * as Shared from "@effect/experimental/RateLimiter"
+import { RateLimiterStore, RateLimitExceeded, RateLimitStoreError } from "@effect/experimental/RateLimiter"
 import { afterAll, afterEach, assert, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Layer, TestClock } from "effect"
 import { AppRoutes } from "../src/http/App.ts"
 import { forRuntime } from "../src/layers/Main.ts"
 import { PublicServices } from "../src/layers/Public.ts"
+import * as OAuthLimits from "../src/services/OAuthLimits.ts"
 import { withBreaker } from "../src/services/ratelimit/Breaker.ts"
 import { makeInMemory, RateLimiter, RateLimiterError } from "../src/services/RateLimiter.ts"
-import { type RunningServer, startServer } from "./support/TestServer.ts"
+import { captureLogs } from "./support/LogCapture.ts"
+import { type RunningServer, startServer, testConfig } from "./support/TestServer.ts"
 import { testStore } from "./support/TestStore.ts"
 
 const withLimiter = (limiter: Layer.Layer<RateLimiter>) =>
@@ -53,6 +56,30 @@ describe("RateLimiter", () => {
       failing = false
       assert.deepStrictEqual(yield* store.fixedWindow(count), [1, 500])
       expect(asked).toBe(2)
+    }))
+
+  it.effect("during a counter store outage, warns once per pause of the breaker, not once per request", () =>
+    Effect.gen(function*() {
+      const unreachable = withBreaker({
+        fixedWindow: () => Effect.fail(new RateLimitStoreError({ message: "Redis unreachable" })),
+        tokenBucket: () => Effect.die("not used")
+      }, 2_000)
+      const { lines, logger } = captureLogs()
+      const limits = yield* OAuthLimits.make({ ...testConfig().oauthLimits!, requestsPerMinute: 60 }).pipe(
+        Effect.provide(Shared.layer),
+        Effect.provideService(RateLimiterStore, unreachable)
+      )
+      const letThrough = Effect.forEach([1, 2, 3, 4, 5], () => limits.request("198.51.100.1")).pipe(
+        Effect.provide(logger)
+      )
+      expect(yield* letThrough).toEqual([undefined, undefined, undefined, undefined, undefined])
+      expect(lines.filter((line) => line.includes("unavailable"))).toEqual([
+        "OAuth rate limiter unavailable; request let through Redis unreachable"
+      ])
+      // once the pause is over the store is asked again, and its failure is worth a warning again
+      yield* TestClock.adjust("2 seconds")
+      yield* letThrough
+      expect(lines.filter((line) => line.includes("unavailable"))).toHaveLength(2)
     }))
 
   it.effect("keeps asking a counter store that answers a budget is exceeded", () =>

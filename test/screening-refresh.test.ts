@@ -7,6 +7,7 @@ import * as DataGeneration from "../src/services/DataGeneration.ts"
 import * as Screening from "../src/services/Screening.ts"
 import * as ListSource from "../src/services/screening/ListSource.ts"
 import { type FakeUpstream, json, startFakeUpstream } from "./support/FakeUpstream.ts"
+import { captureLogs } from "./support/LogCapture.ts"
 import { fixedRegulatoryStatus, fixtureText, screeningApp, suspendedAffiliatesRule } from "./support/ScreeningApp.ts"
 import { type RunningServer, startServer } from "./support/TestServer.ts"
 
@@ -248,5 +249,15 @@ describe("the stored copy remembers its source", () => {
       const same = yield* serviceOver(sourceOf("file:/tmp/test-list.json", undefined), dataDir)
       yield* same.restore
       expect(yield* loaded(same.service)).toBe(true)
+    }))
+
+  it.effect("a first start on an empty DATA_DIR has no copy to restore and warns of none", () =>
+    Effect.gen(function*() {
+      const { lines, logger } = captureLogs()
+      const dataDir = mkdtempSync(join(tmpdir(), "ecds-csl-"))
+      const fresh = yield* serviceOver(sourceOf("https://data.trade.gov/consolidated.json", undefined), dataDir)
+      yield* fresh.restore.pipe(Effect.provide(logger))
+      expect(lines).toEqual([])
+      expect(yield* loaded(fresh.service)).toBe(false)
     }))
 })

@@ -1,6 +1,7 @@
 import * as Shared from "@effect/experimental/RateLimiter"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig, type OAuthLimitsConfig } from "./AppConfig.ts"
+import { logLetThrough } from "./ratelimit/Breaker.ts"
 import * as MemoryStore from "./ratelimit/MemoryStore.ts"
 import { make as makeBudget, type RateLimitDecision, type RateLimiterShape } from "./RateLimiter.ts"
 
@@ -34,7 +35,7 @@ const check = (budget: RateLimiterShape, key: string, what: string) =>
       decision.allowed ? undefined : { retryAfterSeconds: decision.resetSeconds, what }
     ),
     Effect.catchAll((error) =>
-      Effect.as(Effect.logWarning("OAuth rate limiter unavailable; request let through", error.reason), undefined)
+      Effect.as(logLetThrough("OAuth rate limiter unavailable; request let through", error.reason), undefined)
     )
   )
 

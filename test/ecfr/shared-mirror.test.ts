@@ -9,6 +9,7 @@ import * as Mirror from "../../src/services/ecfr/Mirror.ts"
 import * as SharedFills from "../../src/services/ecfr/SharedFills.ts"
 import { fileStore } from "../../src/services/ecfr/SnapshotStore.ts"
 import * as Postgres from "../../src/services/store/Postgres.ts"
+import { UpstreamError } from "../../src/services/Upstream.ts"
 import { ecfrFixtures, tempDataDir } from "../support/EcfrFake.ts"
 import { startTcpRelay } from "../support/Instances.ts"
 import { databaseConfig, scratchDatabase } from "../support/SqlEngines.ts"
@@ -22,6 +23,7 @@ const countingUpstream = Effect.gen(function*() {
   const downloads = yield* Ref.make(0)
   const titleChecks = yield* Ref.make(0)
   const gate = yield* Ref.make<Deferred.Deferred<void> | undefined>(undefined)
+  const failing = yield* Ref.make(false)
   const base = directoryArchive(ecfrFixtures)
   const archive: EcfrArchive = {
     ...base,
@@ -31,10 +33,18 @@ const countingUpstream = Effect.gen(function*() {
         yield* Ref.update(downloads, (n) => n + 1)
         const held = yield* Ref.get(gate)
         if (held !== undefined) yield* Deferred.await(held)
+        if (yield* Ref.get(failing)) {
+          return yield* new UpstreamError({
+            upstream: "ecfr",
+            reason: "status",
+            status: 503,
+            detail: "eCFR answered 503"
+          })
+        }
         return yield* base.partXml(title, date, part)
       })
   }
-  return { archive, downloads, titleChecks, gate }
+  return { archive, downloads, titleChecks, gate, failing }
 })
 
 type Upstream = Effect.Effect.Success<typeof countingUpstream>
@@ -188,4 +198,47 @@ describe("eCFR mirror shared through PostgreSQL", () => {
       expect(filled.value.part).toBe(740)
       expect(yield* Ref.get(upstream.downloads)).toBe(3)
     })), 30_000)
+
+  it.scopedLive(
+    "when the instance filling a part fails, the instances waiting on it do not each ask eCFR",
+    () =>
+      quiet(Effect.gen(function*() {
+        const sql = yield* databaseAt()
+        const upstream = yield* countingUpstream
+        const held = yield* Deferred.make<void>()
+        yield* Ref.set(upstream.gate, held)
+        yield* Ref.set(upstream.failing, true)
+        const hold = { failureHoldMillis: 1_500 }
+        const a = yield* instance(sql, upstream, hold)
+        const b = yield* instance(sql, upstream, hold)
+        const c = yield* instance(sql, upstream, hold)
+        const fromA = yield* Effect.fork(Effect.exit(a.mirror.get(740)))
+        while ((yield* Ref.get(upstream.downloads)) === 0) yield* Effect.sleep(5)
+        const waiting = yield* Effect.fork(
+          Effect.all([Effect.exit(b.mirror.get(740)), Effect.exit(c.mirror.get(740))], { concurrency: 2 })
+        )
+        yield* Effect.sleep(100)
+        // A's download fails: B and C, waiting on it, take its failure instead of downloading in turn
+        yield* Deferred.succeed(held, undefined)
+        expect(Exit.isFailure(yield* Fiber.join(fromA))).toBe(true)
+        const [atB, atC] = yield* Fiber.join(waiting)
+        expect(Exit.isFailure(atB)).toBe(true)
+        expect(Exit.isFailure(atC)).toBe(true)
+        expect(yield* Ref.get(upstream.downloads)).toBe(1)
+        const [stateB] = (yield* b.mirror.report).filter((state) => state.part === 740)
+        expect(stateB?.lastFailure?.detail).toMatch(/another instance's download of part 740 failed/)
+
+        // an instance asking within the hold does not ask eCFR either…
+        const d = yield* instance(sql, upstream, hold)
+        expect(Exit.isFailure(yield* Effect.exit(d.mirror.get(740)))).toBe(true)
+        expect(yield* Ref.get(upstream.downloads)).toBe(1)
+        // …and once it has passed, one instance asks again and fills the part for all
+        yield* Ref.set(upstream.failing, false)
+        yield* Effect.sleep(1_600)
+        const e = yield* instance(sql, upstream, hold)
+        expect((yield* e.mirror.get(740)).value.part).toBe(740)
+        expect(yield* Ref.get(upstream.downloads)).toBe(2)
+      })),
+    30_000
+  )
 })

@@ -198,7 +198,7 @@ for (const engine of engines) {
     )
 
     it.scopedLive(
-      "an empty DATA_DIR is recorded as imported, so files appearing later are not merged in",
+      "an empty DATA_DIR is recorded as imported, so files appearing or damaged later are neither merged in nor read",
       () =>
         Effect.gen(function*() {
           const dataDir = mkdtempSync(join(tmpdir(), "ecds-import-"))
@@ -214,6 +214,13 @@ for (const engine of engines) {
             clients: 0,
             storeWasEmpty: true
           })
+          // the files are left in place after an upgrade: one damaged later never stops a start, since
+          // the import is done and they are not read again
+          writeFileSync(join(dataDir, "keys.json"), "{\"version\":1,\"keys\":[")
+          writeFileSync(join(dataDir, "credits.json"), JSON.stringify({ balances: { k: 5 } }))
+          yield* Layer.build(started(dataDir).pipe(Layer.provide(Layer.succeedContext(store))))
+          expect(yield* sql`SELECT account FROM credit_accounts`).toEqual([])
+          expect(yield* sql`SELECT import_name FROM store_imports`).toEqual([{ importName: "data_dir_json" }])
         }),
       120_000
     )

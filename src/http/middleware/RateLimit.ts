@@ -3,6 +3,7 @@ import { Context, Effect, Option } from "effect"
 import { hasUsableCredential, type Principal } from "../../domain/Principal.ts"
 import { RateLimited } from "../../domain/Problem.ts"
 import type { TrustProxy } from "../../services/AppConfig.ts"
+import { logLetThrough } from "../../services/ratelimit/Breaker.ts"
 import type { RateLimitDecision, RateLimiterShape } from "../../services/RateLimiter.ts"
 import type { RequestInfo } from "./RequestInfo.ts"
 
@@ -92,7 +93,7 @@ export const quotaFor = (
       requests <= 0 ? Effect.void : Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
         if (key === undefined) return Effect.void
         return limiter.consume(key, requests).pipe(
-          Effect.catchAll((error) => Effect.as(Effect.logWarning("rate limiter unavailable", error.reason), undefined)),
+          Effect.catchAll((error) => Effect.as(logLetThrough("rate limiter unavailable", error.reason), undefined)),
           Effect.flatMap((decision) => {
             if (decision === undefined) return Effect.void
             const headers = headersOf(decision, limiter.windowSeconds)
@@ -137,7 +138,7 @@ const limitAnonymous = <E, R>(
   Effect.flatMap(clientKey(info, options.trustProxy), (key) => {
     if (key === undefined) return app
     return limiter.consume(key).pipe(
-      Effect.catchAll((error) => Effect.as(Effect.logWarning("rate limiter unavailable", error.reason), undefined)),
+      Effect.catchAll((error) => Effect.as(logLetThrough("rate limiter unavailable", error.reason), undefined)),
       Effect.flatMap((decision) => {
         if (decision === undefined) return app
         const headers = headersOf(decision, limiter.windowSeconds)

@@ -76,6 +76,9 @@ const readJson = <A, I>(path: string, schema: Schema.Schema<A, I>) =>
 export const importDataDir = (dataDir: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
+    const recorded = sql`SELECT 1 FROM store_imports WHERE import_name = ${importName}`
+    // once imported, the files (left in place) are not read again: one damaged since never stops a start
+    if ((yield* recorded).length > 0) return undefined
     const keys = yield* readJson(join(dataDir, "keys.json"), KeysFile)
     const credits = yield* readJson(join(dataDir, "credits.json"), CreditsFile)
     const users = yield* readJson(join(dataDir, "accounts", "users.json"), UsersDocument)
@@ -91,8 +94,7 @@ export const importDataDir = (dataDir: string) =>
     const found = [keys, credits, users, oauth].some((file) => file !== undefined)
     return yield* sql.withTransaction(Effect.gen(function*() {
       yield* sql`SELECT pg_advisory_xact_lock(hashtext('ecds:import:data_dir_json'))`
-      const done = yield* sql`SELECT 1 FROM store_imports WHERE import_name = ${importName}`
-      if (done.length > 0) return undefined
+      if ((yield* recorded).length > 0) return undefined
       const [held] = yield* sql<{ rows: number }>`
         SELECT (SELECT count(*) FROM api_keys) + (SELECT count(*) FROM credit_accounts)
           + (SELECT count(*) FROM store_documents) + (SELECT count(*) FROM oauth_clients) AS rows`

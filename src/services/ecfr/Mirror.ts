@@ -4,7 +4,7 @@ import { UpstreamUnavailable } from "../../domain/Problem.ts"
 import { type SupportedPartInfo, supportedParts } from "../../domain/Service.ts"
 import type { DataGenerationShape } from "../DataGeneration.ts"
 import type { Served } from "../EcfrSource.ts"
-import type { UpstreamError } from "../Upstream.ts"
+import { UpstreamError } from "../Upstream.ts"
 import { decodeFailure, type EcfrArchive } from "./Archive.ts"
 import { alone, type LocalPart, type PartFillsShape } from "./PartFills.ts"
 import * as SingleFlight from "./SingleFlight.ts"
@@ -199,13 +199,16 @@ export const make = (deps: {
         // a new issue of the title that leaves this part as it was still replaces the snapshot: the
         // issue date it is served under must be the current one
         return sameContent ? "unchanged" as const : "updated" as const
-      }).pipe(
-        Effect.tapError((error) =>
-          Effect.gen(function*() {
-            yield* setFailure(slot, { at: yield* Clock.currentTimeMillis, detail: error.detail })
-            yield* Effect.logWarning("eCFR refresh failed", { part: slot.info.part, reason: error.reason })
-          })
-        )
+      })
+
+    /** Another instance's download of the part failed a moment ago: its failure counts as this one's. */
+    const failedElsewhere = (slot: Slot) =>
+      Effect.fail(
+        new UpstreamError({
+          upstream: archive.name,
+          reason: "unreachable",
+          detail: `another instance's download of part ${slot.info.part} failed just now`
+        })
       )
 
     const refresh = (part: number, refreshOptions: { readonly force: boolean }) => {
@@ -217,8 +220,16 @@ export const make = (deps: {
           fills.refresh(
             localPart(slot),
             { force, requestedAt, freshForMillis: options.freshForMillis },
-            download(slot, force)
-          ))
+            download(slot, force),
+            failedElsewhere(slot)
+          )).pipe(
+            Effect.tapError((error) =>
+              Effect.gen(function*() {
+                yield* setFailure(slot, { at: yield* Clock.currentTimeMillis, detail: error.detail })
+                yield* Effect.logWarning("eCFR refresh failed", { part: slot.info.part, reason: error.reason })
+              })
+            )
+          )
       )
     }
 

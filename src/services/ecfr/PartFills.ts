@@ -27,11 +27,16 @@ export interface RefreshRequest {
  * them downloads it at a time (`SharedFills.ts`).
  */
 export interface PartFillsShape {
-  /** Refreshes `part`: adopts a snapshot another instance fetched, or runs `download`. */
+  /**
+   * Refreshes `part`: adopts a snapshot another instance fetched, or runs `download`. When another
+   * instance's download of the part has just failed, fails with `failedElsewhere` instead of asking
+   * the upstream again (so instances waiting on a failing holder do not each try it in turn).
+   */
   readonly refresh: <E>(
     part: LocalPart,
     request: RefreshRequest,
-    download: Effect.Effect<RefreshOutcome, E>
+    download: Effect.Effect<RefreshOutcome, E>,
+    failedElsewhere: Effect.Effect<never, E>
   ) => Effect.Effect<RefreshOutcome, E>
 }
 

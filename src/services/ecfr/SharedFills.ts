@@ -16,9 +16,22 @@ export interface SharedFillsOptions {
   readonly leaseMillis: number
   /** How often a waiting instance looks whether the holder has published the part. */
   readonly pollMillis: number
+  /**
+   * After a failed download, how long no instance asks eCFR for the part again: the instances that
+   * waited on it, and any asking meanwhile, answer with that failure (serving their last snapshot,
+   * if they have one) instead of each downloading in turn.
+   */
+  readonly failureHoldMillis: number
 }
 
-export const defaultSharedOptions: SharedFillsOptions = { leaseMillis: 120_000, pollMillis: 500 }
+export const defaultSharedOptions: SharedFillsOptions = {
+  leaseMillis: 120_000,
+  pollMillis: 500,
+  failureHoldMillis: 5_000
+}
+
+/** The `holder` of a part's lease row while a failed download holds the part back from everyone. */
+const failedHolder = "!failed"
 
 interface Head {
   readonly issueDate: string
@@ -34,9 +47,11 @@ const fetchedAtOf = (snapshot: Snapshot) => Date.parse(snapshot.fetchedAt) || 0
  * at the part's shared row: checked recently enough, and not older than this instance's copy, it is
  * taken without asking eCFR. Otherwise the instance takes the part's lease (one conditional
  * statement), downloads, publishes the snapshot and lets go; instances finding the lease taken wait,
- * polling the row, until it is published or the lease runs out (a dead holder). Each instance still
- * keeps its own copy in its files, so regulatory reads never need the database; while the database
- * cannot be reached, a refresh downloads by itself, as an instance alone does.
+ * polling the row, until it is published or the lease runs out (a dead holder). A failed download
+ * keeps the lease for a few seconds as a failure: the waiting instances take that failure as theirs
+ * rather than each asking eCFR in turn. Each instance still keeps its own copy in its files, so
+ * regulatory reads never need the database; while the database cannot be reached, a refresh
+ * downloads by itself, as an instance alone does.
  */
 export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
   Effect.gen(function*() {
@@ -104,6 +119,19 @@ export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
     const release = (part: number) =>
       Effect.ignore(sql`DELETE FROM ecfr_part_fills WHERE part = ${part} AND holder = ${holder}`)
 
+    /** Keeps the lease, no longer as this instance's, until the failure hold has passed. */
+    const holdFailure = (part: number) =>
+      Effect.ignore(sql`UPDATE ecfr_part_fills SET holder = ${failedHolder},
+          lease_until = now() + ${options.failureHoldMillis} * interval '1 millisecond'
+        WHERE part = ${part} AND holder = ${holder}`)
+
+    const failedRecently = (part: number) =>
+      Effect.map(
+        sql`SELECT part FROM ecfr_part_fills WHERE part = ${part} AND holder = ${failedHolder}
+          AND lease_until > now()`,
+        (rows) => rows.length > 0
+      )
+
     /** The shared snapshot when it answers the request without eCFR, taken; undefined otherwise. */
     const adoptShared = (
       local: LocalPart,
@@ -131,6 +159,7 @@ export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
         const adopted = yield* adoptShared(local, request)
         if (adopted !== undefined) return Either.right(adopted)
         const outcome = yield* Effect.either(download)
+        if (Either.isLeft(outcome)) yield* holdFailure(local.info.part)
         const snapshot = local.snapshot()
         if (Either.isRight(outcome) && snapshot !== undefined) {
           yield* publish(snapshot, yield* Clock.currentTimeMillis).pipe(
@@ -146,7 +175,8 @@ export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
     const coordinated = <E>(
       local: LocalPart,
       request: RefreshRequest,
-      download: Effect.Effect<RefreshOutcome, E>
+      download: Effect.Effect<RefreshOutcome, E>,
+      failedElsewhere: Effect.Effect<never, E>
     ): Effect.Effect<Either.Either<RefreshOutcome, E>, SqlError> =>
       Effect.gen(function*() {
         while (true) {
@@ -157,12 +187,13 @@ export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
           }
           if (adopted !== undefined) return Either.right(adopted)
           if (yield* lease(local.info.part)) return yield* fill(local, request, download)
+          if (yield* failedRecently(local.info.part)) return yield* Effect.either(failedElsewhere)
           yield* Effect.sleep(options.pollMillis)
         }
       })
 
-    const refresh: PartFillsShape["refresh"] = (local, request, download) =>
-      coordinated(local, request, download).pipe(
+    const refresh: PartFillsShape["refresh"] = (local, request, download, failedElsewhere) =>
+      coordinated(local, request, download, failedElsewhere).pipe(
         Effect.catchAll((error) =>
           Effect.gen(function*() {
             if (!unreachable) {

@@ -1,5 +1,6 @@
 import type { HttpClient } from "@effect/platform"
 import { Data, Effect, Option } from "effect"
+import { existsSync } from "node:fs"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { join, resolve } from "node:path"
 import type { AppConfigShape } from "../AppConfig.ts"
@@ -109,10 +110,12 @@ export const makeStore = (dataDir: string) => {
     read: (origin: string) =>
       Effect.tryPromise(async () => {
         const stored = await readOptional(originPath)
+        // a DATA_DIR with no copy at all (a first start) has nothing to restore and nothing to warn of
+        if (stored === undefined && !existsSync(listPath)) return undefined
         if (stored !== origin) return { _tag: "OtherSource" as const, stored }
         const text = await readFile(listPath, "utf8")
         return { _tag: "Copy" as const, copy: { text, etag: await readOptional(etagPath), origin } }
-      }).pipe(Effect.option),
+      }).pipe(Effect.option, Effect.map(Option.flatMap(Option.fromNullable))),
     write: (copy: StoredCopy) =>
       Effect.tryPromise({
         try: async () => {
