@@ -23,7 +23,7 @@ const storeOf = (layer: Layer.Layer<RateLimiterStore>) =>
 /** The same takes on a store: what a fixed window and a token bucket answer, ttl rounded to the second. */
 const takes = (store: RateLimiterStore["Type"], key: string) =>
   Effect.gen(function*() {
-    const window = { key: `w:${key}`, tokens: 1, refillRate: Duration.millis(60_000 / 7), limit: 3 }
+    const window = { key: `w:${key}`, tokens: 1, refillRate: Duration.millis(8_571), limit: 3 }
     const windows: Array<readonly [number, number]> = []
     for (let i = 0; i < 5; i++) {
       const [count, ttl] = yield* store.fixedWindow(window)
@@ -45,7 +45,7 @@ describe("the rate limiter's Redis store", () => {
       const inRedis = yield* takes(yield* storeOf(RedisStore.layer({ url: redisUrl, prefix })), key)
       const inMemory = yield* takes(yield* storeOf(MemoryStore.layer()), key)
       expect(inRedis).toEqual(inMemory)
-      // three of 60/7 s each taken, the fourth and fifth refused without moving the window
+      // (whole-millisecond steps, as the budget in RateLimiter.ts rounds them) three of 8.571 s each taken, the fourth and fifth refused without moving the window
       expect(inRedis.windows).toEqual([[1, 9], [2, 17], [3, 26], [4, 26], [4, 26]])
       expect(inRedis.buckets).toEqual([3, 1, -1, -1, -1, -1])
     }), 60_000)
