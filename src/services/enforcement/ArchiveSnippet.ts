@@ -36,6 +36,9 @@ const letterOrDigitRun = /[\p{L}\p{N}]+/gu
 const wordPart = /[\p{L}\p{M}\p{N}]+/gu
 const chunk = /\S+/g
 
+const isAsciiLetterOrDigit = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+
 /** A word (text between white space) and which keys its letter-and-digit runs match, as bits. */
 interface Word {
   readonly text: string
@@ -70,6 +73,8 @@ export const highlighter = (terms: ReadonlyArray<string>, options: StemOptions =
   })
   // a lexeme starts with its word's first letter, so other words need no stemming
   const firstLetters = new Set(keys.map((key) => key.lexeme[0]!))
+  // as character codes, lower case set by the 0x20 bit (which leaves digits as they are)
+  const firstCodes = new Set([...firstLetters].map((letter) => letter.charCodeAt(0) | 0x20))
   const known = new Map<string, number>()
 
   /** The keys a folded run of letters and digits matches, as bits. */
@@ -96,19 +101,44 @@ export const highlighter = (terms: ReadonlyArray<string>, options: StemOptions =
     return bits
   }
 
-  const words = (text: string): Array<Word> =>
-    Array.from(text.matchAll(chunk), ([text]) => {
-      let keys = 0
-      const marks: Array<number> = []
-      for (const run of text.matchAll(wordPart)) {
+  /** Where `word`'s matching runs of letters and digits are (start, end pairs), and their keys. */
+  const marked = (word: string): Word => {
+    // (no closures here: the loader names each one it creates, at a cost per word)
+    let keys = 0
+    const marks: Array<number> = []
+    let i = 0
+    // ASCII, the usual case, without a regular expression: runs of letters and digits
+    while (i < word.length) {
+      let code = word.charCodeAt(i)
+      while (i < word.length && !isAsciiLetterOrDigit(code) && code < 128) code = word.charCodeAt(++i)
+      if (i >= word.length || code >= 128) break
+      const start = i
+      while (i < word.length && isAsciiLetterOrDigit(code)) code = word.charCodeAt(++i)
+      if (code >= 128 && i < word.length) {
+        i = start
+        break
+      }
+      if (firstCodes.has(word.charCodeAt(start) | 0x20)) {
+        const bits = keysOfPart(word.slice(start, i).toLowerCase())
+        if (bits !== 0) {
+          keys |= bits
+          marks.push(start, i)
+        }
+      }
+    }
+    if (i < word.length) {
+      for (const run of word.slice(i).matchAll(wordPart)) {
         const bits = keysOfRun(run[0])
         if (bits !== 0) {
           keys |= bits
-          marks.push(run.index, run.index + run[0].length)
+          marks.push(i + run.index, i + run.index + run[0].length)
         }
       }
-      return { text, keys, marks }
-    })
+    }
+    return { text: word, keys, marks }
+  }
+
+  const words = (text: string): Array<Word> => Array.from(text.matchAll(chunk), ([word]) => marked(word))
 
   return (text: string): string | null => {
     const all = words(text)
@@ -147,24 +177,13 @@ const fragments = (words: ReadonlyArray<Word>): Array<Span> => {
   const chosen: Array<Span> = []
   let covered = 0
   for (let n = 0; n < maxFragments; n++) {
-    const cuts = (span: Span) => ({
-      start: span.start > 0 && !chosen.some((other) => other.end === span.start),
-      end: span.end < words.length && !chosen.some((other) => other.start === span.end)
-    })
-    const shown = (span: Span) => {
-      const cut = cuts(span)
-      return hits.filter((at) =>
-        at >= span.start && at < span.end && (!cut.start || at - span.start >= context) &&
-        (!cut.end || span.end - 1 - at >= context)
-      )
-    }
     let best: { readonly centre: number; readonly span: Span; readonly score: ReadonlyArray<number> } | undefined
     for (const region of freeRegions(chosen, words.length)) {
       for (const centre of hits) {
         if (centre < region.start || centre >= region.end) continue
         const span = around(centre, region)
         let bits = 0
-        const inside = shown(span)
+        const inside = shownHits(hits, span, cutsOf(span, chosen, words.length))
         for (const at of inside) bits |= words[at]!.keys
         const score = [bitCount(bits & ~covered), bitCount(bits), inside.length]
         if (best === undefined || better(score, best.score)) best = { centre, span, score }
@@ -172,8 +191,9 @@ const fragments = (words: ReadonlyArray<Word>): Array<Span> => {
     }
     if (best === undefined) break
     const { centre, span } = best
-    const cut = cuts(span)
-    const bare = hits.filter((at) => at >= span.start && at < span.end && !shown(span).includes(at))
+    const cut = cutsOf(span, chosen, words.length)
+    const shown = shownHits(hits, span, cut)
+    const bare = hits.filter((at) => at >= span.start && at < span.end && !shown.includes(at))
     const before = cut.start ? bare.filter((at) => at < centre).at(-1) : undefined
     const after = cut.end ? bare.find((at) => at > centre) : undefined
     const start = before !== undefined && span.end - (before + 1) >= minWords ? before + 1 : span.start
@@ -184,6 +204,19 @@ const fragments = (words: ReadonlyArray<Word>): Array<Span> => {
   }
   return chosen
 }
+
+/** Whether the span's start and end cut the text (not at its ends, nor where a chosen span goes on). */
+const cutsOf = (span: Span, chosen: ReadonlyArray<Span>, length: number) => ({
+  start: span.start > 0 && !chosen.some((other) => other.end === span.start),
+  end: span.end < length && !chosen.some((other) => other.start === span.end)
+})
+
+/** The highlights a span shows with `context` words beside them where it is cut. */
+const shownHits = (hits: ReadonlyArray<number>, span: Span, cut: { readonly start: boolean; readonly end: boolean }) =>
+  hits.filter((at) =>
+    at >= span.start && at < span.end && (!cut.start || at - span.start >= context) &&
+    (!cut.end || span.end - 1 - at >= context)
+  )
 
 /** Strictly better: more on the first count that differs (an equal score keeps the earlier span). */
 const better = (score: ReadonlyArray<number>, than: ReadonlyArray<number>) => {

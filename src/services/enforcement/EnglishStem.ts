@@ -82,8 +82,7 @@ type Rule = readonly [suffix: string, replacement: string, condition?: (word: st
 const longestFirst = (rules: ReadonlyArray<Rule>): ReadonlyArray<Rule> =>
   [...rules].sort((a, b) => b[0].length - a[0].length)
 
-const precededBy = (letters: string) => (word: string, start: number) =>
-  start > 0 && letters.includes(word[start - 1]!)
+const precededBy = (letters: string) => (word: string, start: number) => start > 0 && letters.includes(word[start - 1]!)
 
 const step2Rules = longestFirst([
   ["tional", "tion"],
