@@ -84,7 +84,7 @@ const engine = async (
 
 /**
  * Archive search, 20 hits with snippets, over the same 1,100 documents: the SQL full-text search
- * (tsvector + GIN, `ts_rank_cd`, `ts_headline`) on the embedded engine and on PostgreSQL, against
+ * (tsvector + GIN, `ts_rank_cd`, snippets built in the service) on the embedded engine and on PostgreSQL, against
  * the in-process MiniSearch index it replaced (search plus a snippet from each hit's text) and the
  * previous SQL statement, interleaved in one run.
  */

@@ -12,7 +12,8 @@ import { forEachEngine } from "../support/SqlEngines.ts"
  * each hit's text with a query word in bold, over the benchmark's queries and a few more.
  */
 
-// a slice of the benchmark's corpus, some of it under other agencies, one document without text, one
+// a slice of the benchmark's corpus, some of it under other agencies, one document without text (found
+// by its party, its snippet from party and title), one
 // with accents in its party and text (folded in the vector, kept in the snippet), and one whose first
 // query word straddles where the search for it in the text's beginning stops (1,000 characters), with
 // a shorter query word inside it just before: the whole text has to be searched; and one whose only
@@ -22,7 +23,7 @@ const corpus = synthetic().slice(0, 240).map((write, i): ArchiveRepo.ArchiveWrit
   i === 5
     ? { ...write, body: `${"x".repeat(990)} megalaserbeam ${write.body}` }
     : i === 7
-    ? { ...write, body: null, textChars: null }
+    ? { ...write, party: "Textless Holdings", body: null, textChars: null }
     : i === 11
     ? { ...write, party: "Société Générale d'Exportation", body: `${write.body}\n\nLa Société a exporté des lasers.` }
     : i === 13
@@ -44,6 +45,7 @@ const cases: ReadonlyArray<
     "Société exporté",
     "megalaserbeam laser",
     "companies",
+    "textless",
     "zzzz"
   ].map((
     query
@@ -96,6 +98,10 @@ forEachEngine("archive search", (it) => {
       // the window comes from the late `company`, not the text's beginning (which holds no form of it)
       expect(now[cases.findIndex((c) => c.query === "companies")]?.hits.map((hit) => hit.snippet)).toEqual([
         expect.stringMatching(/shipping \*\*company\*\* paid in full/)
+      ])
+      // a document without text still answers, its snippet from the party and title
+      expect(now[cases.findIndex((c) => c.query === "textless")]?.hits.map((hit) => hit.snippet)).toEqual([
+        "**Textless** Holdings Order Relating to Synthetic Benchmark Party 8"
       ])
       expect(cases.map(({ query }, i) => differences(now[i]!, expected[i]!, query, (id) => texts.get(id) ?? "")))
         .toEqual(cases.map(() => []))

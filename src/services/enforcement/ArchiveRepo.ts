@@ -14,7 +14,7 @@ export type { SearchHit }
  * bookkeeping. One set of statements for PostgreSQL and the embedded PGlite. Full-text search
  * runs on a `tsvector` (party weighted over title over text) computed from case- and
  * accent-folded copies of the fields, so `Société` finds `societe` on both engines without an
- * extension; snippets come from `ts_headline` over the text with its accents dropped and put back.
+ * extension; snippets are built from a window of the text (ArchiveSearch.ts, ArchiveSnippet.ts).
  * The vector is also copied, with the id, agency and date, to `enforcement_search` by triggers
  * (migration `enforcement/22`): the search reads that narrow table.
  */

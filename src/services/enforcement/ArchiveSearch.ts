@@ -3,6 +3,8 @@ import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import type { EnforcementAgency } from "../../domain/Enforcement.ts"
 import type { ArchiveRow } from "./ArchiveRepo.ts"
+import { fold, highlighter } from "./ArchiveSnippet.ts"
+import type { StemOptions } from "./EnglishStem.ts"
 
 /**
  * The enforcement archive's full-text search statement: ranked hits with a highlighted passage,
@@ -16,80 +18,57 @@ export interface SearchHit {
 }
 
 /**
- * Text `ts_headline` is given when no query word is found at a word start in the text: the match is
- * then in the party or the title (given too), or in a form the search for an occurrence misses.
- * Bounded, since the parser's cost grows with the text and a PDF's text runs to 100,000 characters
- * and more: such a snippet shows the text's beginning, perhaps without a highlight in it.
+ * The passage the snippet is chosen from (see ArchiveSnippet.ts) when no query word is found at a
+ * word start in the text: the match is then in the party or the title (given too), or in a form
+ * the search for an occurrence misses. Bounded: a PDF's text runs to 100,000 characters and more,
+ * and such a snippet shows the text's beginning, perhaps without a highlight in it.
  */
 const headlineChars = 2_000
 /**
- * Around the first literal occurrence of a query word, the text `ts_headline` is given: its cost is
- * parsing that text (about 0.25 µs a character on the embedded engine, a third of a broad search at
- * 1,600 characters), and two 30-word fragments need little more than this: the first fragment
- * centred on the occurrence (about 15 words either side), the second on the next one.
+ * Around the first literal occurrence of a query word, the passage given: two 30-word fragments
+ * need little more than this, the first centred on the occurrence (about 15 words either side),
+ * the second on the next one.
  */
 const windowBefore = 100
 const windowChars = 500
 /**
  * The first literal occurrence is looked for in the text's beginning first, where a query word
- * usually is (the party and the case in the heading): lower-casing a whole long text for every hit
- * cost more than the snippet. Only an occurrence ending this far before the cut is taken from the
- * beginning, so a word cut there, or one whose lower-casing depends on what follows, falls back to
- * the whole text and the position is the same either way.
+ * usually is (the party and the case in the heading), then in longer beginnings, then in the whole
+ * text: lower-casing a long text and dropping its accents cost about 7 ms per 100,000 characters on
+ * PostgreSQL and 2.5 times that embedded, for every such hit (2 ms when the text has no letter that
+ * can carry an accent, see `accentFreeCharacters`). A beginning is only searched when it is at most a
+ * `prefixShare` of the text (its stored size in bytes, known without reading it), so a text without
+ * the word costs at most about a third more than searching it whole at once. Only an occurrence ending
+ * this far before a cut is taken from a beginning, so a word cut there, or one whose lower-casing
+ * or accents depend on what follows, goes on to the next and the position is the same either way.
  */
-const leadChars = 1_000
+const searchedPrefixes = [1_000, 8_000, 64_000]
+const prefixShare = 4
+const wholeText = 2_147_483_647
 const leadMargin = 32
 
+/** The beginnings, then the whole text (a text shorter than its cut is whole). */
+const prefixesSql = (sql: SqlClient) => sql.literal(`ARRAY[${[...searchedPrefixes, wholeText].join(", ")}]::int[]`)
+
 /**
- * Text with its accents dropped (canonical decomposition, combining marks removed), as
- * `ts_headline` and the search for a query word's occurrence are given it: otherwise neither sees
- * `Société` as the query's `societe`. Text without a character beyond ASCII is left as it is, at no
- * cost. (`translate` with a table of accented letters was 40 times slower.)
+ * Characters that neither carry nor are accents (ASCII, the Latin-1 signs, general punctuation as
+ * PDFs' quotes and dashes, the euro sign, the Latin ligatures): canonical decomposition leaves them
+ * as they are. A text of only these needs no accents dropped, and finding that out (a scan that
+ * stops at the first other character) costs a tenth of dropping them.
+ */
+export const accentFreeCharacters = "\\x01-\\u00bf\\u00d7\\u00f7\\u2002-\\u206f\\u20ac\\ufb00-\\ufb06"
+
+/**
+ * Text with its accents dropped (canonical decomposition, combining marks removed), as the search
+ * for a query word's occurrence is given it: otherwise it would not see `Société` as the query's
+ * `societe`. Text of accent-free characters only is left as it is. (`translate` with a table of
+ * accented letters was 40 times slower.)
  */
 const unaccentedSql = (sql: SqlClient, text: Fragment) =>
-  sql`CASE WHEN octet_length(${text}) > length(${text})
+  sql`CASE WHEN octet_length(${text}) > length(${text}) AND ${text} ~ ${sql.literal(`'[^${accentFreeCharacters}]'`)}
     THEN regexp_replace(normalize(${text}, NFD), '[\\u0300-\\u036f]', '', 'g') ELSE ${text} END`
 
-const combiningMarks = /[\u0300-\u036f]/g
-
-/**
- * The snippet with the letters of `original` (the text `ts_headline` was given, before its accents
- * were dropped) back. Each fragment is found in the unaccented text and copied from the original
- * letter by letter, markers kept; a fragment not found as it stands (one across a tag
- * `ts_headline` replaced) stays as it came.
- */
-const withAccents = (snippet: string, original: string) => {
-  // the unaccented text, and for each of its characters the original one it came from
-  let unaccented = ""
-  const source: Array<number> = []
-  for (let i = 0; i < original.length; i++) {
-    const letter = original[i]!
-    const plain = letter < "\u0080" ? letter : letter.normalize("NFD").replace(combiningMarks, "")
-    unaccented += plain
-    for (let n = 0; n < plain.length; n++) source.push(i)
-  }
-  source.push(original.length)
-  let from = 0
-  return snippet.split(fragmentDelimiter).map((fragment) => {
-    const at = unaccented.indexOf(fragment.replaceAll("**", ""), from)
-    if (at < 0) return fragment
-    let next = at
-    const restored = fragment.split("**").map((part) => {
-      const end = next + part.length
-      // a letter whose marks were dropped comes back with them (the original up to the next letter)
-      const piece = original.slice(source[next], source[end])
-      next = end
-      return piece
-    }).join("**")
-    from = next
-    return restored
-  }).join(fragmentDelimiter)
-}
-
-const fragmentDelimiter = " … "
-
-/** Case and accents folded, as both the stored vector and the query see words. */
-export const fold = (text: string) => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
+export { fold }
 
 /** The query's words, folded; only letters and digits reach `to_tsquery`, so no query syntax can be injected. */
 export const queryTerms = (query: string): Array<string> =>
@@ -102,11 +81,27 @@ const joined = (operator: string) => (terms: ReadonlyArray<string>) =>
 export const tsQuery = joined(" & ")
 
 /**
- * Any of the words, for the snippet: `ts_headline` only highlights a passage holding the whole
- * query, and in a window around one word's occurrence the others are often not there, which left
- * the snippet the window's first words, unhighlighted.
+ * Any of the words (the `q` row's `highlight`, which the snippet no longer reads: a snippet
+ * highlights every query word it shows, see ArchiveSnippet.ts).
  */
 export const anyWordQuery = joined(" | ")
+
+/**
+ * How the engine's English stemmer treats a double letter after `-ed`/`-ing` (the one rule its
+ * Snowball releases differ on, see EnglishStem.ts), asked once per client: the snippet highlights
+ * a word exactly when the engine's vector matched it.
+ */
+const engineStemOptions = (sql: SqlClient) => {
+  let known: StemOptions | undefined
+  return Effect.suspend(() =>
+    known !== undefined
+      ? Effect.succeed(known)
+      : Effect.map(
+        sql<{ readonly legacy: boolean }>`SELECT ts_lexize('english_stem', 'added') = '{ad}' AS legacy`,
+        ([row]) => (known = { legacyUndouble: row?.legacy === true })
+      )
+  )
+}
 
 /**
  * Ranked hits (party over title over text) with a highlighted passage; `total` counts every match.
@@ -121,21 +116,27 @@ export const anyWordQuery = joined(" | ")
  * read as a sub-select it is a parameter of the scan, with no join to run per match. Every match's
  * vector is read once for `ts_rank_cd`, below the window that counts them: computed above it, the
  * window would carry each vector through its row store. Only ids, dates and scores reach the sort.
- * `ts_headline` runs on the returned page only, over a window of the text around the first
- * occurrence of a query word's stem at the start of a word (inside one, as `export` in
- * `reexport`, the window could miss every real occurrence), else over the beginning; the window is
- * cut back to whole words. That occurrence is looked for in the text's first `leadChars`
- * lower-cased, and only then in the whole text lower-cased once (subqueries kept apart with
- * `OFFSET 0`: pulled up into the outer query, each would be computed again wherever the outer query
- * names its result). The words are looked for as typed as well as stemmed, and a stem ending in
- * `i` also with `y`: the English stemmer turns a final `y` into `i` (`company`, `companies` both stem
- * to `compani`, which starts neither `company` nor a query for `companies` found in a text saying
- * `company`). Stems and words are letters and digits only (see `queryTerms`), so they are safe in
- * the pattern.
+ * The snippet (ArchiveSnippet.ts) is chosen in TypeScript from a passage the statement returns for
+ * the returned page only: party, title and a window of the text around the first occurrence of a
+ * query word's stem at the start of a word (inside one, as `export` in `reexport`, the window could
+ * miss every real occurrence), else the text's beginning; the window is cut back to whole words.
+ * (`ts_headline` took as long as matching and ranking for a broad query: it parses its whole input,
+ * on the embedded engine at a quarter of a microsecond a character.) That occurrence is looked for
+ * in the text's first `searchedPrefixes` lower-cased, from the shortest, and only then in the whole
+ * text (subqueries kept apart with `OFFSET 0`: pulled up into the outer query, each would be
+ * computed again wherever the outer query names its result), as the length of what precedes the
+ * first match (`regexp_match` with a lazy `^(.*?)`, which stops there: `regexp_instr` collects every
+ * match first, 14 ms embedded on a 100,000-character text with a common word; a match is letters
+ * and digits after a word start, so none begins inside another and the first to end is the first
+ * to begin). The words are looked for as typed as
+ * well as stemmed, and a stem ending in `i` also with `y`: the English stemmer turns a final `y` into
+ * `i` (`company`, `companies` both stem to `compani`, which starts neither `company` nor a query for
+ * `companies` found in a text saying `company`). Stems and words are letters and digits only (see
+ * `queryTerms`), so they are safe in the pattern.
  */
-export const search =
-  (sql: SqlClient, columns: Fragment, toRow: (raw: any) => ArchiveRow) =>
-  (query: string, agency: EnforcementAgency | undefined, limit: number) =>
+export const search = (sql: SqlClient, columns: Fragment, toRow: (raw: any) => ArchiveRow) => {
+  const stemOptions = engineStemOptions(sql)
+  return (query: string, agency: EnforcementAgency | undefined, limit: number) =>
     Effect.gen(function*() {
       const terms = queryTerms(query)
       if (terms.length === 0) return { hits: [] as Array<SearchHit>, total: 0 }
@@ -162,26 +163,23 @@ export const search =
         ORDER BY r.score DESC, r.date DESC NULLS LAST, r.id
         LIMIT ${limit}
       )
-      SELECT ${columns}, m.score, m.total,
-        ts_headline('english', ${unaccentedSql(sql, sql`h.text`)}, q.highlight,
-          ${`MaxFragments=2, MaxWords=30, MinWords=12, StartSel=**, StopSel=**, FragmentDelimiter="${fragmentDelimiter}"`}
-        ) AS snippet,
-        CASE WHEN octet_length(h.text) > length(h.text) THEN h.text END AS headline_text
+      SELECT ${columns}, m.score, m.total, h.text AS passage
       FROM matched m JOIN enforcement_documents d USING (id) CROSS JOIN q
-      CROSS JOIN LATERAL (
-        SELECT CASE WHEN early.at + q.longest + ${leadMargin} <= early.cut THEN early.at
-          ELSE (
-            SELECT nullif(regexp_instr(${unaccentedSql(sql, sql`whole.text`)}, q.starts), 0)
-            FROM (SELECT lower(d.body) AS text OFFSET 0) AS whole
-          ) END AS at
+      LEFT JOIN LATERAL (
+        SELECT found.at
         FROM (
-          SELECT nullif(regexp_instr(${unaccentedSql(sql, sql`lead.head`)}, q.starts), 0) AS at,
-            length(lead.head) AS cut
-          FROM (SELECT lower(substr(d.body, 1, ${leadChars})) AS head OFFSET 0) AS lead
+          SELECT chars FROM unnest(${prefixesSql(sql)}) AS prefix(chars)
+          WHERE chars = ${wholeText} OR chars * ${prefixShare} <= octet_length(d.body)
+        ) AS prefix
+        CROSS JOIN LATERAL (SELECT lower(substr(d.body, 1, prefix.chars)) AS head OFFSET 0) AS part
+        CROSS JOIN LATERAL (
+          SELECT length((regexp_match(${unaccentedSql(sql, sql`part.head`)}, '^(.*?)' || q.starts))[1]) + 1 AS at,
+            length(part.head) AS cut
           OFFSET 0
-        ) AS early
-        OFFSET 0
-      ) AS w
+        ) AS found
+        WHERE found.cut < prefix.chars OR found.at + q.longest + ${leadMargin} <= found.cut
+        LIMIT 1
+      ) AS w ON true
       CROSS JOIN LATERAL (
         SELECT concat(CASE WHEN w.at - ${windowBefore} <= 1 THEN ' ' END,
             substr(d.body, greatest(1, w.at - ${windowBefore}) - 1, ${windowChars + 2})) AS text
@@ -195,15 +193,14 @@ export const search =
         OFFSET 0
       ) AS h
       ORDER BY m.score DESC, d.date DESC NULLS LAST, d.id`
+      const snippet = highlighter(terms, yield* stemOptions)
       return {
         hits: rows.map((raw: any): SearchHit => ({
           row: toRow(raw),
           score: Math.round(Number(raw.score) * 1000) / 1000,
-          snippet: typeof raw.snippet === "string" && raw.snippet.length > 0
-            ? (typeof raw.headlineText === "string" ? withAccents(raw.snippet, raw.headlineText) : raw.snippet)
-              .replace(/<!--[^>]*-->/g, " ").replace(/\s+/g, " ").trim()
-            : null
+          snippet: typeof raw.passage === "string" ? snippet(raw.passage) : null
         })),
         total: rows.length === 0 ? 0 : Number(rows[0]!.total)
       }
     })
+}
