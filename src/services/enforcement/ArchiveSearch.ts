@@ -154,7 +154,7 @@ export const search =
       matched AS (
         SELECT r.id, r.score, count(*) OVER () AS total
         FROM (
-          SELECT s.id, s.date, ts_rank_cd(s.search, (SELECT query FROM q)) AS score
+          SELECT s.id, s.date, ts_rank_cd(s.rank, (SELECT query FROM q)) AS score
           FROM enforcement_search s
           WHERE s.search @@ (SELECT query FROM q) AND ${agency === undefined ? sql`true` : sql`s.agency = ${agency}`}
           OFFSET 0
