@@ -110,11 +110,15 @@ export const anyWordQuery = joined(" | ")
 
 /**
  * Ranked hits (party over title over text) with a highlighted passage; `total` counts every match.
+ * Matching sees the whole text (up to `searchedChars`); the score only its beginning: `rank`, the
+ * vector cut at about the text's first 1,000 words (migration `enforcement/23`), so occurrences
+ * past the cut add nothing to a long document's score, and one matching only there scores 0.
  *
  * Cost, measured (`npm run bench -- enforcement-archive`): matches and ranks come from the narrow
- * `enforcement_search` table (migration `enforcement/22`), whose rows hold each vector where it
- * fits in a page, so ranking a broad query reads one page per match instead of a TOAST lookup and
- * four chunks. Its GIN index has no pending list (the embedded engine has no autovacuum to merge
+ * `enforcement_search` table (migration `enforcement/22`). Matching reads the GIN index only (no
+ * recheck: the whole vector, out of line, is never read); ranking reads `rank`, kept in the row
+ * whatever the document's length, so a broad query reads one page per match, where ranking on the
+ * whole vector fetched and decompressed tens of KB per long document. Its GIN index has no pending list (the embedded engine has no autovacuum to merge
  * one, and every search would scan it), and the query reaches the scan from the `q` row, so the
  * planner never sees its words and estimates few matches, which keeps it on the index without
  * switching sequential scans off (that took a transaction and three more round trips per search);
