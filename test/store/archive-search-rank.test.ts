@@ -89,8 +89,8 @@ for (const engine of engines) {
           const [index] = yield* sql<{ options: unknown }>`SELECT reloptions AS options FROM pg_class
             WHERE relname = 'enforcement_search_search'`
           expect(index?.options).toEqual(["fastupdate=off"])
-          // lexemes that need quoting come back as they were
-          const [quoted] = yield* sql<{ same: boolean }>`SELECT enforcement_search_rank(v) = v AS same
+          // lexemes that need quoting come back as they were when the vector is cut
+          const [quoted] = yield* sql<{ same: boolean }>`SELECT enforcement_search_rank(v || ${"'z':1300"}) = v AS same
             FROM (SELECT ${"'it''s':1A 'a\\\\b':2B 'x y':3,4C"}::tsvector AS v) AS t`
           expect(quoted!.same).toBe(true)
           const filled = yield* sql<{ id: string; same: boolean; full: unknown; ranked: unknown }>`
