@@ -111,8 +111,9 @@ export const anyWordQuery = joined(" | ")
 /**
  * Ranked hits (party over title over text) with a highlighted passage; `total` counts every match.
  * Matching sees the whole text (up to `searchedChars`); the score only its beginning: `rank`, the
- * vector cut at about the text's first 1,000 words (migration `enforcement/23`), so occurrences
- * past the cut add nothing to a long document's score, and one matching only there scores 0.
+ * vector cut at 1,200 word positions or 7,900 bytes (about the text's first 1,000 words, fewer in a
+ * text of rich vocabulary; migration `enforcement/23`), so occurrences past the cut add nothing to
+ * a long document's score, and one matching only there scores 0.
  *
  * Cost, measured (`npm run bench -- enforcement-archive`): matches and ranks come from the narrow
  * `enforcement_search` table (migration `enforcement/22`). Matching reads the GIN index only (no
