@@ -119,7 +119,8 @@ export const anyWordQuery = joined(" | ")
  * `enforcement_search` table (migration `enforcement/22`). Matching reads the GIN index only (no
  * recheck: the whole vector, out of line, is never read); ranking reads `rank`, kept in the row
  * whatever the document's length, so a broad query reads one page per match, where ranking on the
- * whole vector fetched and decompressed tens of KB per long document. Its GIN index has no pending list (the embedded engine has no autovacuum to merge
+ * whole vector fetched and decompressed tens of KB per long document.
+ * Its GIN index has no pending list (the embedded engine has no autovacuum to merge
  * one, and every search would scan it), and the query reaches the scan from the `q` row, so the
  * planner never sees its words and estimates few matches, which keeps it on the index without
  * switching sequential scans off (that took a transaction and three more round trips per search);
