@@ -16,7 +16,8 @@ export type { SearchHit }
  * accent-folded copies of the fields, so `Société` finds `societe` on both engines without an
  * extension; snippets are built from a window of the text (ArchiveSearch.ts, ArchiveSnippet.ts).
  * The vector is also copied, with the id, agency and date, to `enforcement_search` by triggers
- * (migration `enforcement/22`): the search reads that narrow table.
+ * (migration `enforcement/22`), which also keep its beginning there as the vector a search ranks on
+ * (`enforcement/23`): the search reads that narrow table.
  */
 
 /** Everything written for one document. */

@@ -74,17 +74,9 @@ export { fold }
 export const queryTerms = (query: string): Array<string> =>
   fold(query).split(/[^\p{L}\p{N}]+/u).filter((term) => term.length > 0).slice(0, 32)
 
-const joined = (operator: string) => (terms: ReadonlyArray<string>) =>
-  terms.map((term, i) => (i === terms.length - 1 ? `${term}:*` : term)).join(operator)
-
 /** All words must match, the last as a prefix (type-ahead). */
-export const tsQuery = joined(" & ")
-
-/**
- * Any of the words (the `q` row's `highlight`, which the snippet no longer reads: a snippet
- * highlights every query word it shows, see ArchiveSnippet.ts).
- */
-export const anyWordQuery = joined(" | ")
+export const tsQuery = (terms: ReadonlyArray<string>) =>
+  terms.map((term, i) => (i === terms.length - 1 ? `${term}:*` : term)).join(" & ")
 
 /**
  * How the engine's English stemmer treats a double letter after `-ed`/`-ing` (the one rule its
@@ -105,11 +97,17 @@ const engineStemOptions = (sql: SqlClient) => {
 
 /**
  * Ranked hits (party over title over text) with a highlighted passage; `total` counts every match.
+ * Matching sees the whole text (up to `searchedChars`); the score only its beginning: `rank`, the
+ * vector cut at 1,200 word positions or 7,900 bytes (about the text's first 1,000 words, fewer in a
+ * text of rich vocabulary; migration `enforcement/23`), so occurrences past the cut add nothing to
+ * a long document's score, and one matching only there scores 0.
  *
  * Cost, measured (`npm run bench -- enforcement-archive`): matches and ranks come from the narrow
- * `enforcement_search` table (migration `enforcement/22`), whose rows hold each vector where it
- * fits in a page, so ranking a broad query reads one page per match instead of a TOAST lookup and
- * four chunks. Its GIN index has no pending list (the embedded engine has no autovacuum to merge
+ * `enforcement_search` table (migration `enforcement/22`). Matching reads the GIN index only (no
+ * recheck: the whole vector, out of line, is never read); ranking reads `rank`, kept in the row
+ * whatever the document's length, so a broad query reads one page per match, where ranking on the
+ * whole vector fetched and decompressed tens of KB per long document.
+ * Its GIN index has no pending list (the embedded engine has no autovacuum to merge
  * one, and every search would scan it), and the query reaches the scan from the `q` row, so the
  * planner never sees its words and estimates few matches, which keeps it on the index without
  * switching sequential scans off (that took a transaction and three more round trips per search);
@@ -142,7 +140,6 @@ export const search = (sql: SqlClient, columns: Fragment, toRow: (raw: any) => A
       if (terms.length === 0) return { hits: [] as Array<SearchHit>, total: 0 }
       const rows = yield* sql`WITH q AS (
         SELECT to_tsquery('english', ${tsQuery(terms)}) AS query,
-          to_tsquery('english', ${anyWordQuery(terms)}) AS highlight,
           '\\m(' || stems.alternatives || ')' AS starts, stems.longest
         FROM (
           SELECT string_agg(DISTINCT word, '|') AS alternatives, max(length(word)) AS longest
@@ -155,7 +152,7 @@ export const search = (sql: SqlClient, columns: Fragment, toRow: (raw: any) => A
       matched AS (
         SELECT r.id, r.score, count(*) OVER () AS total
         FROM (
-          SELECT s.id, s.date, ts_rank_cd(s.search, (SELECT query FROM q)) AS score
+          SELECT s.id, s.date, ts_rank_cd(s.rank, (SELECT query FROM q)) AS score
           FROM enforcement_search s
           WHERE s.search @@ (SELECT query FROM q) AND ${agency === undefined ? sql`true` : sql`s.agency = ${agency}`}
           OFFSET 0
