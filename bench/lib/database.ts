@@ -34,6 +34,7 @@ export const postgresStore = (
       poolSize: options.poolSize,
       statementTimeoutMillis: options.statementTimeoutMillis ?? 10_000,
       connectTimeoutMillis: 5_000,
+      preparedStatements: true,
       ssl: Option.none(),
       sslCaFile: Option.none()
     }),

@@ -79,6 +79,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
       poolSize: v.databasePoolSize,
       statementTimeoutMillis: v.databaseStatementTimeoutMillis,
       connectTimeoutMillis: v.databaseConnectTimeoutMillis,
+      preparedStatements: v.databasePreparedStatements === "on",
       ssl: v.databaseSsl,
       sslCaFile: v.databaseSslCaFile
     },

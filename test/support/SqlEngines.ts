@@ -19,6 +19,7 @@ export const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@12
 export const databaseConfig = (url: string): DatabaseConfig => ({
   url: Option.some(Redacted.make(url)),
   poolSize: 5,
+  preparedStatements: true,
   statementTimeoutMillis: 10_000,
   connectTimeoutMillis: 5_000,
   ssl: Option.none(),

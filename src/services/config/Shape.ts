@@ -109,6 +109,12 @@ export interface DatabaseConfig {
   readonly poolSize: number
   readonly statementTimeoutMillis: number
   readonly connectTimeoutMillis: number
+  /**
+   * `DATABASE_PREPARED_STATEMENTS`: statements with parameters run as named prepared statements on
+   * each connection (`on`); `off` for a pooler that cannot keep them (PgBouncer in transaction
+   * mode before 1.21, or without `max_prepared_statements`).
+   */
+  readonly preparedStatements: boolean
   /** TLS to the server; unset → what the URL's `sslmode` says. */
   readonly ssl: Option.Option<DatabaseSsl>
   /** PEM file of the certificate authorities to trust (`verify-full`). */

@@ -64,6 +64,7 @@ export const variables = Config.all({
     5_000,
     "milliseconds, at least 100"
   ),
+  databasePreparedStatements: oneOf("DATABASE_PREPARED_STATEMENTS", ["on", "off"], "on"),
   databaseSsl: Config.option(checked("DATABASE_SSL", (text) => {
     const value = text.trim().toLowerCase()
     return value === "disable" || value === "require" || value === "verify-full"

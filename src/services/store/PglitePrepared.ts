@@ -29,8 +29,8 @@ const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
 const stale = new Set(["0A000", "26000"])
 
 /**
- * Parameterized statements on PGlite as named prepared statements, the way the PostgreSQL driver
- * (`postgres`, behind `@effect/sql-pg`) runs them on a server. PGlite's own `query` parses, plans
+ * Parameterized statements on PGlite as named prepared statements, the way the PostgreSQL layer
+ * runs them on a server (`PostgresPrepared`). PGlite's own `query` parses, plans
  * and describes the text on every call, in six round trips into the WASM engine (about 0.3 ms of
  * CPU for an indexed lookup); a prepared statement is bound and executed in one (about 0.06 ms).
  * This is the connection's statement table, not a cache of answers: every call runs the statement.

@@ -6,6 +6,7 @@ import { Effect, Option, Redacted } from "effect"
 import { readFile } from "node:fs/promises"
 import pg from "pg"
 import type { DatabaseConfig } from "../AppConfig.ts"
+import { PreparingClient } from "./PostgresPrepared.ts"
 import { sqlNames } from "./SqlNames.ts"
 
 const int8 = 20
@@ -39,7 +40,8 @@ const tlsOptions = (config: DatabaseConfig) =>
 
 /**
  * A PostgreSQL server through `@effect/sql-pg`: a pool of `DATABASE_POOL_SIZE` connections, each
- * statement cut off after `DATABASE_STATEMENT_TIMEOUT_MS`, TLS as `DATABASE_SSL` says. The server is
+ * statement cut off after `DATABASE_STATEMENT_TIMEOUT_MS`, TLS as `DATABASE_SSL` says, statements
+ * with parameters prepared on each connection unless `DATABASE_PREPARED_STATEMENTS=off`. The server is
  * asked `SELECT 1` at start, so a wrong URL fails the start instead of the first request.
  */
 export const layer = (
@@ -60,7 +62,9 @@ export const layer = (
             statement_timeout: config.statementTimeoutMillis,
             application_name: applicationName,
             types,
-            ...tls
+            ...tls,
+            // named prepared statements per connection (see PostgresPrepared) unless a pooler can't keep them
+            ...(config.preparedStatements ? { Client: PreparingClient } : {})
           })
         ),
         (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption("2 seconds"))
