@@ -20,13 +20,19 @@ import { adminUrl, withScratchDatabase } from "./lib/database.ts"
 /** Set in a store's process: one that finds it set starts no store processes of its own. */
 const workerMark = "BENCH_ACCOUNTS_STORE"
 
+/**
+ * Node's flags for the stores' processes: those `npm start` and the image serve with (package.json,
+ * Dockerfile); `BENCH_ACCOUNTS_NODE_FLAGS=""` measures with Node's defaults.
+ */
+const nodeFlags = (process.env.BENCH_ACCOUNTS_NODE_FLAGS ?? "--max-semi-space-size=64").split(" ").filter(Boolean)
+
 /** A store's process (`lib/accounts-worker.ts`), asked one command at a time. */
 const worker = (name: StoreName, dataDir: string, url: string | undefined) => {
   // the TypeScript loader alone: the parent's own flags may be an `--eval` that would run again
   const child = fork(
     fileURLToPath(new URL("./lib/accounts-worker.ts", import.meta.url)),
     [name, dataDir, ...(url === undefined ? [] : [url])],
-    { execArgv: ["--import", "tsx"], env: { ...process.env, [workerMark]: name } }
+    { execArgv: [...nodeFlags, "--import", "tsx"], env: { ...process.env, [workerMark]: name } }
   )
   const replies: Array<(reply: Reply) => void> = []
   const waiting: Array<Reply> = []
@@ -123,11 +129,13 @@ export const run = async () => {
     return {
       description: `the accounting of one final render (key lookup, then hold and settle of one credit, as the ` +
         `render path runs them): the JSON files of the previous version (baseline), the embedded PGlite store ` +
-        `on disk, PostgreSQL on loopback, each in a process of its own as a deployment runs one store. ` +
+        `on disk, PostgreSQL on loopback, each in a process of its own as a deployment runs one store ` +
+        `(Node flags: ${nodeFlags.join(" ") || "none"}). ` +
         `${warmup} warm-up requests per store, then ${rounds} rounds in which each store in turn (one at a ` +
         `time) runs ${perRound} sequential requests (wall, CPU) and ${perRound} at ${concurrency} concurrent ` +
         "(throughput), the stores' order rotating each round",
       load_average: { start: loadAtStart, end: loadavg().map(round) },
+      node_flags: nodeFlags,
       goal: `accounting adds < ${goalMs} ms p99 to a final render; throughput no worse than 0.8 x the JSON store. ` +
         "A client waits for the lookup and the hold before its render starts (partsWallMs.beforeRender). REST " +
         "`/pdf` settles once the document was delivered, so there the settlement costs CPU (cpuMs) but no " +

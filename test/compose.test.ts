@@ -74,6 +74,9 @@ describe("compose.yaml (two instances, PostgreSQL, Redis, a load balancer)", () 
     expect(caddyfile).toMatch(/^:8787 \{\n\s+reverse_proxy ecds-a:8787 ecds-b:8787 \{/)
     // one proxy in front (TRUST_PROXY=1); a client's own CF-Connecting-IP never reaches an instance either
     expect(caddyfile).toContain("header_up -CF-Connecting-IP")
+    // a restarting instance is taken out (active health check) and a refused connection retried elsewhere
+    expect(caddyfile).toMatch(/\n\s+health_uri \/health\n/)
+    expect(caddyfile).toMatch(/\n\s+lb_try_duration \d+s\n/)
     const published = balancer.ports![0]!.split(":")[0]
     expect(new URL(instances[0]!.environment!.PUBLIC_BASE_URL!).port).toBe(published)
   })
