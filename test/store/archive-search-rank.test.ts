@@ -6,6 +6,7 @@ import * as ArchiveRepo from "../../src/services/enforcement/ArchiveRepo.ts"
 import { runAreas } from "../../src/services/store/Migrations.ts"
 import { rankedBytes, rankedPositions } from "../../src/services/store/migrations/enforcement.ts"
 import { areas } from "../../src/services/store/migrations/index.ts"
+import { enforcementMigrationsUpTo } from "../support/EnforcementMigrations.ts"
 import { engines } from "../support/SqlEngines.ts"
 
 /**
@@ -14,17 +15,6 @@ import { engines } from "../support/SqlEngines.ts"
  * write only that table), and what a search ranks on, while matching and `total` still see every
  * word of the text.
  */
-
-/** The enforcement migrations up to `last` (the other areas' all). */
-const migrationsUpTo = (last: number) =>
-  areas.map((area) =>
-    area.name === "enforcement"
-      ? {
-        ...area,
-        migrations: Object.fromEntries(Object.entries(area.migrations).filter(([id]) => parseInt(id, 10) <= last))
-      }
-      : area
-  )
 
 /** `count` different filler words (one position each: no stop words, no hyphens), numbered from `from`. */
 const filler = (from: number, count: number) => Array.from({ length: count }, (_, n) => `f${from + n}`)
@@ -77,7 +67,7 @@ for (const engine of engines) {
       it.effect("is filled on a populated store, kept in step by every write, and is all a search ranks on", () =>
         Effect.gen(function*() {
           const sql = yield* SqlClient
-          yield* runAreas(migrationsUpTo(22))
+          yield* runAreas(enforcementMigrationsUpTo(22))
           const repo = yield* ArchiveRepo.make
           // written as the previous release writes them: the documents table only
           yield* repo.upsert([...corpus.slice(0, 8), long, short])

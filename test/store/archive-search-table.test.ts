@@ -6,6 +6,7 @@ import { synthetic } from "../../bench/lib/SyntheticArchive.ts"
 import * as ArchiveRepo from "../../src/services/enforcement/ArchiveRepo.ts"
 import { runAreas } from "../../src/services/store/Migrations.ts"
 import { areas } from "../../src/services/store/migrations/index.ts"
+import { enforcementMigrationsUpTo } from "../support/EnforcementMigrations.ts"
 import { engines } from "../support/SqlEngines.ts"
 
 /**
@@ -14,19 +15,8 @@ import { engines } from "../support/SqlEngines.ts"
  * the previous release write only that table).
  */
 
-/** The enforcement migrations up to `last` (the other areas' all). */
-const migrationsUpTo = (last: number) =>
-  areas.map((area) =>
-    area.name === "enforcement"
-      ? {
-        ...area,
-        migrations: Object.fromEntries(Object.entries(area.migrations).filter(([id]) => parseInt(id, 10) <= last))
-      }
-      : area
-  )
-
 /** The migrations as they were before the search table. */
-const before = migrationsUpTo(21)
+const before = enforcementMigrationsUpTo(21)
 
 const corpus = synthetic().slice(0, 30)
 
