@@ -117,6 +117,9 @@ describe("GET /api/enforcement", () => {
 
   let request = 0
   const feed = async (query = "") => {
+    // the sources' 1 ms cache counts whole milliseconds: a request within 2 ms of the previous
+    // test's lookup would still be answered by it, whatever upstream this test set
+    await new Promise((resolve) => setTimeout(resolve, 3))
     // a distinct Accept per request keeps the 30 s response microcache out of the way of changing upstreams
     const accept = `application/json, */*;q=0.${++request}`
     const response = await server.get(`/api/enforcement${query}`, { headers: { accept } })
