@@ -61,9 +61,20 @@ const renderBackendProblems = (v: Variables): ReadonlyArray<ConfigError.ConfigEr
     ]
     : []
 
+/** A CA file is read only to check the server's certificate: set without that, it would be silently unused. */
+const databaseTlsProblems = (v: Variables): ReadonlyArray<ConfigError.ConfigError> =>
+  Option.isSome(v.databaseSslCaFile) && Option.getOrUndefined(v.databaseSsl) !== "verify-full"
+    ? [
+      ConfigError.InvalidData(
+        ["DATABASE_SSL_CA_FILE"],
+        "is used only with DATABASE_SSL=verify-full (the server's certificate checked against it): set DATABASE_SSL=verify-full, or unset DATABASE_SSL_CA_FILE"
+      )
+    ]
+    : []
+
 export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
   const v = yield* variables
-  const problems = [...enclaveProblems(v), ...renderBackendProblems(v)]
+  const problems = [...enclaveProblems(v), ...renderBackendProblems(v), ...databaseTlsProblems(v)]
   if (problems.length > 0) return yield* Effect.fail(problems.reduce((all, next) => ConfigError.And(all, next)))
   const urlHost = v.host.includes(":") ? `[${v.host}]` : v.host
   const publicBaseUrl = Option.getOrElse(v.publicBaseUrl, () => `http://${urlHost}:${v.port}`)

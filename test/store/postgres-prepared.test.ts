@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Either, Layer, Redacted } from "effect"
+import { ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import * as AppConfig from "../../src/services/AppConfig.ts"
 import * as Postgres from "../../src/services/store/Postgres.ts"
 import { MaxPrepared } from "../../src/services/store/PostgresPrepared.ts"
@@ -115,5 +115,29 @@ describe("DATABASE_PREPARED_STATEMENTS", () => {
     expect(read({ DATABASE_PREPARED_STATEMENTS: "false" })).toEqual(Either.left([
       `DATABASE_PREPARED_STATEMENTS="false": must be one of on, off (unset: on)`
     ]))
+  })
+})
+
+describe("DATABASE_SSL_CA_FILE", () => {
+  const read = (env: Record<string, string>) =>
+    Effect.runSync(Effect.either(Effect.map(
+      AppConfig.read.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))),
+      (config) => Option.getOrNull(config.database.sslCaFile)
+    ))).pipe(Either.mapLeft((error) => AppConfig.describeError(error, env)))
+
+  it("is taken with DATABASE_SSL=verify-full", () => {
+    expect(read({ DATABASE_SSL: "verify-full", DATABASE_SSL_CA_FILE: "/etc/ca.pem" })).toEqual(
+      Either.right("/etc/ca.pem")
+    )
+  })
+
+  it("stops the start when nothing would read it, instead of being silently unused", () => {
+    for (const ssl of [{}, { DATABASE_SSL: "require" }, { DATABASE_SSL: "disable" }]) {
+      const refused = read({ ...ssl, DATABASE_SSL_CA_FILE: "/etc/ca.pem" })
+      expect(Either.isLeft(refused)).toBe(true)
+      expect(Either.getLeft(refused).pipe(Option.getOrThrow).join("\n")).toMatch(
+        /DATABASE_SSL_CA_FILE.*is used only with DATABASE_SSL=verify-full/
+      )
+    }
   })
 })
