@@ -23,15 +23,12 @@ interface PlainQuery {
 
 const isCallback = (value: unknown): value is Callback => typeof value === "function"
 
+const asIs = (named: object): ReadonlyArray<unknown> => [named]
+
 const plainQuery = (config: unknown, values: unknown, callback: unknown): PlainQuery | undefined => {
-  // `query(text, values, callback?)`: how @effect/sql-pg runs every statement with parameters
+  // `query(text, values, callback?)`: how @effect/sql-pg and the pool run every statement with parameters
   if (typeof config === "string" && Array.isArray(values) && values.length > 0) {
-    return {
-      text: config,
-      values,
-      rest: (named) => [named],
-      callback: isCallback(callback) ? callback : undefined
-    }
+    return { text: config, values, rest: asIs, callback: isCallback(callback) ? callback : undefined }
   }
   // `query({ text, values, rowMode }, callback?)`: `.values` rows; a named or submittable one stays as it is
   if (
@@ -76,53 +73,38 @@ export class PreparingClient extends pg.Client {
     // `pg`'s `query` is a dozen overloads; this one forwards every call to them unchanged except
     // for naming a plain statement, so its own signature is the same set
     this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
-      // `query(text, values, callback)`: how @effect/sql-pg and the pool run every statement with
-      // parameters; taken on its own path, as it runs per statement and should leave little garbage
-      if (typeof config === "string" && Array.isArray(values) && values.length > 0 && isCallback(callback)) {
-        const name = this.#nameOf(config)
-        return name === undefined
-          ? Reflect.apply(plain, this, [config, values, callback])
-          : this.#runNamed(plain, name, config, values, callback, false)
-      }
       const query = plainQuery(config, values, callback)
       const name = query === undefined ? undefined : this.#nameOf(query.text)
       if (query === undefined || name === undefined) return Reflect.apply(plain, this, [config, values, callback])
-      const attempt = (name: string | undefined, retried: boolean, done: Callback): void => {
-        const text = { text: query.text, values: query.values }
-        Reflect.apply(plain, this, [
-          ...query.rest(name === undefined ? text : { name, ...text }),
-          (error: Error | null, result: unknown) => {
-            if (error !== null && !retried && name !== undefined && stale.has(codeOf(error) ?? "")) {
-              return attempt(this.#renamed(query.text, name), true, done)
-            }
-            done(error, result)
-          }
-        ])
-      }
-      if (query.callback !== undefined) return attempt(name, false, query.callback)
+      if (query.callback !== undefined) return this.#run(plain, query, name, false, query.callback)
       return new Promise((resolve, reject) =>
-        attempt(name, false, (error, result) => error === null ? resolve(result) : reject(error))
+        this.#run(plain, query, name, false, (error, result) => error === null ? resolve(result) : reject(error))
       )
     }) as pg.Client["query"]
   }
 
-  #runNamed(
+  /**
+   * Runs `query` under `name` (unnamed when `undefined`). Stale: prepared afresh and run once more,
+   * as an unnamed statement would have run (in a transaction the first failure already aborted it,
+   * and the retry reports that).
+   */
+  #run(
     plain: typeof pg.Client.prototype.query,
+    query: PlainQuery,
     name: string | undefined,
-    text: string,
-    values: ReadonlyArray<unknown>,
-    callback: Callback,
-    retried: boolean
+    retried: boolean,
+    done: Callback
   ): void {
-    const config = name === undefined ? { text, values } : { name, text, values }
-    Reflect.apply(plain, this, [config, (error: Error | null, result: unknown) => {
-      // stale: prepare afresh and run once more, as an unnamed statement would have run (in a
-      // transaction the first failure already aborted it, and the retry reports that)
-      if (error !== null && !retried && name !== undefined && stale.has(codeOf(error) ?? "")) {
-        return this.#runNamed(plain, this.#renamed(text, name), text, values, callback, true)
+    const text = { text: query.text, values: query.values }
+    Reflect.apply(plain, this, [
+      ...query.rest(name === undefined ? text : { name, ...text }),
+      (error: Error | null, result: unknown) => {
+        if (error !== null && !retried && name !== undefined && stale.has(codeOf(error) ?? "")) {
+          return this.#run(plain, query, this.#renamed(query.text, name), true, done)
+        }
+        done(error, result)
       }
-      callback(error, result)
-    }])
+    ])
   }
 
   /**
@@ -153,10 +135,5 @@ export class PreparingClient extends pg.Client {
     const name = `ecds_${++this.#counter}`
     this.#prepared.set(text, name)
     return name
-  }
-
-  /** How many statement texts this connection runs prepared (for tests and diagnostics). */
-  get preparedCount(): number {
-    return this.#prepared.size
   }
 }
