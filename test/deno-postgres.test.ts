@@ -25,7 +25,7 @@ const onDatabase = async <A>(url: string, f: (client: pg.Client) => Promise<A>):
  * PostgreSQL database a Node process administers. A key made by the Node CLI is checked, charged
  * and its document stored by the Deno process.
  */
-describe.skipIf(!denoAvailable)("Deno entry (src/deno.ts) against PostgreSQL", () => {
+describe.skipIf(!denoAvailable)("Deno entry (src/deno-main.ts) against PostgreSQL", () => {
   const database = `ecds_t_${randomBytes(6).toString("hex")}`
   const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${database}` }).href
   let server: DenoServer | undefined

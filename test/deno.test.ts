@@ -4,13 +4,14 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { denoAvailable, type DenoServer, startDenoServer } from "./support/DenoServer.ts"
 
-describe.skipIf(!denoAvailable)("Deno entry (src/deno.ts)", () => {
+describe.skipIf(!denoAvailable)("Deno entry (src/deno-main.ts)", () => {
   let server: DenoServer | undefined
   let url = ""
   beforeAll(async () => {
     server = await startDenoServer({
       ECFR_BASE_URL: "http://127.0.0.1:9",
-      DATA_DIR: mkdtempSync(join(tmpdir(), "svc-deno-"))
+      DATA_DIR: mkdtempSync(join(tmpdir(), "svc-deno-")),
+      LOG_LEVEL: "info"
     })
     url = server.url
   }, 120_000)
@@ -55,5 +56,20 @@ describe.skipIf(!denoAvailable)("Deno entry (src/deno.ts)", () => {
     })
     expect(registered.status).toBe(201)
     expect((await registered.json()).client_id).toMatch(/^svc_client_/)
+  })
+
+  it("writes only JSON log lines, its address among them (Deno's own notices stay off)", async () => {
+    // requests made above read `request.signal`, which under Deno's legacy abort prints a notice
+    expect((await fetch(`${url}/health`)).status).toBe(200)
+    const port = new URL(url).port
+    let output = server!.output()
+    for (let waited = 0; waited < 5_000 && !output.stdout.some((line) => line.includes(`:${port}`)); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      output = server!.output()
+    }
+    expect(output.stderr).toEqual([])
+    const records = output.stdout.map((line) => JSON.parse(line) as { readonly msg: string })
+    expect(records.map((record) => record.msg)).toContain(`Listening on http://127.0.0.1:${port}`)
+    expect(records.map((record) => record.msg)).toContain("request")
   })
 })

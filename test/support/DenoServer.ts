@@ -6,7 +6,7 @@ import { freePort } from "./ports.ts"
 
 const runtime = fileURLToPath(new URL("../../runtimes/deno/", import.meta.url))
 const deno = fileURLToPath(new URL("../../runtimes/deno/node_modules/deno/deno", import.meta.url))
-const entry = fileURLToPath(new URL("../../src/deno.ts", import.meta.url))
+const entry = fileURLToPath(new URL("../../src/deno-main.ts", import.meta.url))
 
 /**
  * The Deno binary is a separate install (`npm ci --prefix runtimes/deno`, about 90 MB), kept out of
@@ -37,10 +37,15 @@ export const denoAvailable = installIfRequired()
 export interface DenoServer {
   readonly url: string
   readonly stop: () => void
+  /** What the process wrote so far, line by line. */
+  readonly output: () => { readonly stdout: ReadonlyArray<string>; readonly stderr: ReadonlyArray<string> }
 }
 
+const linesOf = (chunks: ReadonlyArray<Buffer>) =>
+  Buffer.concat(chunks).toString("utf8").split("\n").filter((line) => line.length > 0)
+
 /**
- * Runs `src/deno.ts` under the Deno binary from npm on a free loopback port, with the permissions
+ * Runs `src/deno-main.ts` under the Deno binary from npm on a free loopback port, with the permissions
  * the `deno task` commands grant, and waits until `/health` answers.
  */
 export const startDenoServer = async (env: Record<string, string>): Promise<DenoServer> => {
@@ -58,8 +63,13 @@ export const startDenoServer = async (env: Record<string, string>): Promise<Deno
   ], {
     cwd: tmpdir(),
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "none", ...env },
-    stdio: "ignore"
+    stdio: ["ignore", "pipe", "pipe"]
   })
+  const stdout: Array<Buffer> = []
+  const stderr: Array<Buffer> = []
+  child.stdout!.on("data", (chunk: Buffer) => stdout.push(chunk))
+  child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk))
+  const output = () => ({ stdout: linesOf(stdout), stderr: linesOf(stderr) })
   const stop = () => {
     child.kill("SIGTERM")
   }
@@ -67,7 +77,7 @@ export const startDenoServer = async (env: Record<string, string>): Promise<Deno
   for (;;) {
     try {
       await fetch(`${url}/health`)
-      return { url, stop }
+      return { url, stop, output }
     } catch {
       if (Date.now() > deadline) {
         stop()
