@@ -10,6 +10,7 @@ import * as AppConfig from "../src/services/AppConfig.ts"
 import { readArchive, sha256Hex, writeArchive } from "../src/services/bundle/Archive.ts"
 import * as Bundle from "../src/services/bundle/Bundle.ts"
 import * as Enforcement from "../src/services/bundle/Enforcement.ts"
+import type { PartFills } from "../src/services/ecfr/PartFills.ts"
 import * as ArchiveRepo from "../src/services/enforcement/ArchiveRepo.ts"
 import { importDirectory } from "../src/services/enforcement/Import.ts"
 import { removedId, seedSmallArchive, smallArchiveDir } from "./support/EnforcementBundle.ts"
@@ -21,7 +22,10 @@ import { testStore } from "./support/TestStore.ts"
 type Entry = readonly [string, Uint8Array]
 
 /** Runs against the in-memory store of `dataDir` (the one a test server on that DATA_DIR uses). */
-const inStore = <A, E>(dataDir: string, effect: Effect.Effect<A, E, SqlClient | AppConfig.AppConfig>) =>
+const inStore = <A, E>(
+  dataDir: string,
+  effect: Effect.Effect<A, E, SqlClient | AppConfig.AppConfig | PartFills>
+) =>
   Effect.runPromise(
     Effect.either(effect).pipe(
       Effect.provide(testStore.pipe(Layer.provideMerge(AppConfig.layerWith({ dataDir }))))

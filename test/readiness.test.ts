@@ -4,6 +4,7 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import { overallStatus } from "../src/domain/Readiness.ts"
 import * as AppConfig from "../src/services/AppConfig.ts"
 import type { AppConfigShape } from "../src/services/AppConfig.ts"
+import * as PartFills from "../src/services/ecfr/PartFills.ts"
 import * as Sync from "../src/services/ecfr/Sync.ts"
 import { ecfrFixtures, ecfrRoutes, tempDataDir } from "./support/EcfrFake.ts"
 import { type FakeUpstream, startFakeUpstream } from "./support/FakeUpstream.ts"
@@ -41,7 +42,7 @@ const readiness = async (
 
 const syncFixtures = (dataDir: string) =>
   Sync.sync({ from: ecfrFixtures, parts: [740, 121] }, () => undefined).pipe(
-    Effect.provide(Layer.merge(AppConfig.layerWith({ dataDir }), FetchHttpClient.layer)),
+    Effect.provide(Layer.mergeAll(AppConfig.layerWith({ dataDir }), FetchHttpClient.layer, PartFills.layerAlone)),
     Logger.withMinimumLogLevel(LogLevel.None),
     Effect.runPromise
   )

@@ -3,6 +3,7 @@ import type { BundleManifest } from "../domain/Bundle.ts"
 import { isSupportedPart, supportedPartNumbers } from "../domain/Service.ts"
 import { AppConfig } from "../services/AppConfig.ts"
 import { savedParts } from "../services/ecfr/DirectoryArchive.ts"
+import type { PublishOutcome } from "../services/ecfr/PartFills.ts"
 import { CommandFailed, leaf, load, type Parsed, text, UsageError } from "./Command.ts"
 import * as Progress from "./Progress.ts"
 import { loadConfig } from "./Startup.ts"
@@ -53,6 +54,15 @@ const skillsSummary = (section: BundleManifest["skills"]) =>
     ? ""
     : `; ${section.files} skill files mirrored from ${section.source} (commit ${section.commit.slice(0, 12)})`
 
+/** On PostgreSQL: which parts the other instances can now take (`PartFills.publish`). */
+const sharedSummary = (outcomes: ReadonlyArray<PublishOutcome>) => {
+  const published = outcomes.filter((outcome) => outcome === "published").length
+  const kept = outcomes.filter((outcome) => outcome === "newer kept").length
+  if (published + kept === 0) return ""
+  return `\n${published} eCFR part(s) shared with the instances on PostgreSQL` +
+    (kept === 0 ? "" : `; ${kept} not shared: the instances hold later downloads of them`)
+}
+
 const bundleFailure = (error: { readonly message: string }) => new CommandFailed({ message: error.message })
 
 const exportBundle = (file: string, from: string | undefined) =>
@@ -97,7 +107,7 @@ const importBundle = (file: string) =>
     // verified and decoded before the store is opened: a damaged bundle writes nothing at all
     const bundle = yield* Bundle.readBundle(file).pipe(Effect.mapError(bundleFailure))
     const progress = Progress.start("bundle import", "parts")
-    const manifest = yield* Bundle.storeBundle(
+    const { manifest, shared } = yield* Bundle.storeBundle(
       bundle,
       (part, done, total) => progress.update(done, total, `part ${part}`)
     ).pipe(
@@ -111,7 +121,7 @@ const importBundle = (file: string) =>
         `${manifest.screening_list === null ? "" : ", the screening list"} and ` +
         `${enforcementSummary(manifest.enforcement)}${
           skillsSummary(manifest.skills)
-        }; restart a running service to use them`
+        }; restart a running service to use them` + sharedSummary(shared)
     )
     // the stored skills are served by the mirror of the same source only
     const [Source] = yield* load(() => Promise.all([import("../services/skills/Source.ts")]))
@@ -162,8 +172,12 @@ export const sync = leaf({
       const config = yield* loadConfig
       const from = text(input, "from")
       const parts = yield* partsToSync(input, from)
-      const [Sync, Outbound] = yield* load(() =>
-        Promise.all([import("../services/ecfr/Sync.ts"), import("../layers/Outbound.ts")])
+      const [Sync, Outbound, Store] = yield* load(() =>
+        Promise.all([
+          import("../services/ecfr/Sync.ts"),
+          import("../layers/Outbound.ts"),
+          import("../layers/Store.ts")
+        ])
       )
       const progress = Progress.start("eCFR sync", "parts")
       let done = 0
@@ -171,9 +185,14 @@ export const sync = leaf({
         done++
         progress.update(done, parts.length, `part ${result.part} ${result.outcome}`)
       }).pipe(
-        Effect.provide(Layer.merge(Layer.succeed(AppConfig, config), Outbound.httpClientNode)),
+        Effect.provide(
+          Layer.merge(Store.partFillsFromConfig, Outbound.httpClientNode).pipe(
+            Layer.provideMerge(Layer.succeed(AppConfig, config))
+          )
+        ),
         Logger.withMinimumLogLevel(LogLevel.None),
-        Effect.ensuring(Effect.sync(progress.stop))
+        Effect.ensuring(Effect.sync(progress.stop)),
+        Effect.mapError((error) => new CommandFailed({ message: `the store cannot be opened: ${error.message}` }))
       )
       for (const result of results) yield* Console.log(`part ${result.part}: ${result.outcome} (${result.detail})`)
       const failed = results.filter((result) => result.outcome === "failed").length

@@ -64,6 +64,20 @@ export const engine = (config: AppConfigShape) =>
     onSome: (url) => ({ name: "postgresql" as const, layer: Postgres.layer(url, config.database) })
   })
 
+/**
+ * Who else takes the eCFR parts `ecds sync` stores: on PostgreSQL the migrated store's shared
+ * mirror; on the embedded engine nobody, and `DATA_DIR/db` (which a running service holds) is
+ * not opened.
+ */
+export const partFillsFromConfig: Layer.Layer<
+  PartFills.PartFills,
+  SqlError | Migrator.MigrationError,
+  AppConfig
+> = Layer.unwrapEffect(Effect.map(AppConfig, (config) => {
+  const { layer, name } = engine(config)
+  return name === "embedded" ? PartFills.layerAlone : migrated(layer, name)
+}))
+
 /** The deployment's SQL store: the configured engine, migrated at start. */
 export const fromConfig: StoreLayer = Layer.unwrapEffect(Effect.map(AppConfig, (config) => {
   const { layer, name } = engine(config)

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process"
 import * as AppConfig from "../../src/services/AppConfig.ts"
 import * as DataGeneration from "../../src/services/DataGeneration.ts"
 import * as Ecfr from "../../src/services/ecfr/Live.ts"
+import * as PartFills from "../../src/services/ecfr/PartFills.ts"
 import * as Sync from "../../src/services/ecfr/Sync.ts"
 import { EcfrSource } from "../../src/services/EcfrSource.ts"
 import { cliCommand } from "../support/CliEnv.ts"
@@ -22,7 +23,13 @@ describe("ecds sync", () => {
   const runSync = (dataDir: string, options: Sync.SyncOptions) => {
     const progress: Array<number> = []
     return Sync.sync(options, (result) => progress.push(result.part)).pipe(
-      Effect.provide(Layer.merge(AppConfig.layerWith({ dataDir, ecfrBaseUrl: fake.url }), FetchHttpClient.layer)),
+      Effect.provide(
+        Layer.mergeAll(
+          AppConfig.layerWith({ dataDir, ecfrBaseUrl: fake.url }),
+          FetchHttpClient.layer,
+          PartFills.layerAlone
+        )
+      ),
       Logger.withMinimumLogLevel(LogLevel.None),
       Effect.map((results) => ({ results, progress })),
       Effect.runPromise

@@ -1,10 +1,11 @@
-import { Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Either, Option, Schema } from "effect"
 import { BundleFormat, BundleManifest } from "../../domain/Bundle.ts"
 import type { SectionVersion } from "../../domain/Cfr.ts"
 import { ServiceVersion, supportedPartNumbers, supportedParts } from "../../domain/Service.ts"
 import { AppConfig } from "../AppConfig.ts"
 import { storeDirectory } from "../ecfr/Live.ts"
-import { buildSnapshot } from "../ecfr/Snapshot.ts"
+import { PartFills, type PublishOutcome } from "../ecfr/PartFills.ts"
+import { buildSnapshot, type Snapshot } from "../ecfr/Snapshot.ts"
 import { fileStore } from "../ecfr/SnapshotStore.ts"
 import * as Sync from "../ecfr/Sync.ts"
 import { findPartNode, latestVersions, StructureNode, VersionsResponse } from "../ecfr/Wire.ts"
@@ -219,7 +220,22 @@ export const readBundle = (file: string) =>
 
 export type ReadBundle = Effect.Effect.Success<ReturnType<typeof readBundle>>
 
-/** Stores a read bundle: the enforcement archive (one transaction), then the parts, then the list. */
+/**
+ * When a bundle's part was last confirmed current (epoch ms): when the bundle was made, since an
+ * export downloads or re-checks every part just before (never before the part's download, nor
+ * after `now`). Not the import's time: a service re-checks eCFR once that is an hour past, and
+ * marks the part stale when it cannot; on PostgreSQL the other instances take it on these terms.
+ */
+const bundleVerifiedAt = (manifest: BundleManifest, snapshot: Snapshot, now: number) => {
+  const fetchedAt = Date.parse(snapshot.fetchedAt) || 0
+  const made = Date.parse(manifest.created_at) || fetchedAt
+  return Math.max(fetchedAt, Math.min(made, now))
+}
+
+/**
+ * Stores a read bundle: the enforcement archive (one transaction), then the parts (published to the
+ * shared eCFR mirror on PostgreSQL, unless it holds later downloads), then the list.
+ */
 export const storeBundle = (bundle: ReadBundle, onPart: (part: number, done: number, total: number) => void) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
@@ -232,11 +248,25 @@ export const storeBundle = (bundle: ReadBundle, onPart: (part: number, done: num
       )
     }
     const store = fileStore(storeDirectory(config))
+    const fills = yield* PartFills
+    const now = yield* Clock.currentTimeMillis
+    const shared: Array<PublishOutcome> = []
     for (const [index, snapshot] of snapshots.entries()) {
-      // confirmed as of its download: the importing service re-checks eCFR when it can, and marks it stale when not
-      yield* store.save(snapshot, snapshot.fetchedAt).pipe(
+      const verifiedAt = bundleVerifiedAt(manifest, snapshot, now)
+      yield* store.save(snapshot, new Date(verifiedAt).toISOString()).pipe(
         Effect.mapError((error) =>
           new BundleError({ message: `part ${snapshot.part} cannot be stored: ${error.message}` })
+        )
+      )
+      // on PostgreSQL the other instances take it from the shared mirror when they cannot reach eCFR
+      shared.push(
+        yield* fills.publish(snapshot, verifiedAt).pipe(
+          Effect.mapError((error) =>
+            new BundleError({
+              message: `part ${snapshot.part} was stored in ${storeDirectory(config)} but cannot be shared with ` +
+                `the instances on PostgreSQL: ${error.message}`
+            })
+          )
         )
       )
       onPart(snapshot.part, index + 1, snapshots.length)
@@ -253,5 +283,5 @@ export const storeBundle = (bundle: ReadBundle, onPart: (part: number, done: num
         Effect.mapError((error) => new BundleError({ message: error.message }))
       )
     }
-    return manifest
+    return { manifest, shared }
   })

@@ -165,6 +165,7 @@ export const make = (deps: {
     const localPart = (slot: Slot): LocalPart => ({
       info: slot.info,
       snapshot: () => slot.snapshot,
+      fetchedAt: () => (slot.snapshot ?? slot.meta)?.fetchedAt,
       adopt: (snapshot, verifiedAt) => adopt(slot, snapshot, verifiedAt)
     })
 
@@ -277,7 +278,12 @@ export const make = (deps: {
           }
         }
         yield* refresh(part, { force: false }).pipe(
-          Effect.mapError((error) => unavailable(part, `eCFR could not be reached (${error.detail})`)),
+          // a failed refresh may still have left a snapshot (the shared mirror's): served, marked stale
+          Effect.catchAll((error) =>
+            slot.snapshot === undefined
+              ? Effect.fail(unavailable(part, `eCFR could not be reached (${error.detail})`))
+              : Effect.void
+          ),
           Effect.timeoutFail({
             duration: options.requestDeadlineMillis,
             onTimeout: () =>

@@ -1,4 +1,5 @@
-import { Context, type Effect, Layer } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, Layer } from "effect"
 import type { SupportedPartInfo } from "../../domain/Service.ts"
 import type { RefreshOutcome } from "./Mirror.ts"
 import type { Snapshot } from "./Snapshot.ts"
@@ -7,6 +8,8 @@ import type { Snapshot } from "./Snapshot.ts"
 export interface LocalPart {
   readonly info: SupportedPartInfo
   readonly snapshot: () => Snapshot | undefined
+  /** The download time of the copy this instance holds, loaded or only stored (ISO); undefined when none. */
+  readonly fetchedAt: () => string | undefined
   /**
    * Takes the given snapshot (undefined: the one held is confirmed current) as verified at
    * `verifiedAt` (epoch ms), saving it where this instance keeps its copy.
@@ -20,6 +23,12 @@ export interface RefreshRequest {
   readonly requestedAt: number
   readonly freshForMillis: number
 }
+
+/**
+ * What `publish` did with a snapshot: nothing (an instance alone shares nothing), made it the
+ * instances' shared snapshot, or left the shared one, downloaded later, in place.
+ */
+export type PublishOutcome = "alone" | "published" | "newer kept"
 
 /**
  * Who asks the upstream for a part. Alone (the embedded engine, one process) an instance always
@@ -38,11 +47,19 @@ export interface PartFillsShape {
     download: Effect.Effect<RefreshOutcome, E>,
     failedElsewhere: Effect.Effect<never, E>
   ) => Effect.Effect<RefreshOutcome, E>
+  /**
+   * Offers the other instances a snapshot stored without a refresh (`ecds sync`, a bundle import),
+   * as confirmed current at `verifiedAt` (epoch ms). A snapshot downloaded later stays.
+   */
+  readonly publish: (snapshot: Snapshot, verifiedAt: number) => Effect.Effect<PublishOutcome, SqlError>
 }
 
 export class PartFills extends Context.Tag("app/PartFills")<PartFills, PartFillsShape>() {}
 
 /** Every refresh downloads: nothing else shares the upstream's answers. */
-export const alone: PartFillsShape = { refresh: (_part, _request, download) => download }
+export const alone: PartFillsShape = {
+  refresh: (_part, _request, download) => download,
+  publish: () => Effect.succeed("alone")
+}
 
 export const layerAlone: Layer.Layer<PartFills> = Layer.succeed(PartFills, alone)

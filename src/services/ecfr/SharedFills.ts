@@ -49,9 +49,11 @@ const fetchedAtOf = (snapshot: Snapshot) => Date.parse(snapshot.fetchedAt) || 0
  * statement), downloads, publishes the snapshot and lets go; instances finding the lease taken wait,
  * polling the row, until it is published or the lease runs out (a dead holder). A failed download
  * keeps the lease for a few seconds as a failure: the waiting instances take that failure as theirs
- * rather than each asking eCFR in turn. Each instance still keeps its own copy in its files, so
- * regulatory reads never need the database; while the database cannot be reached, a refresh
- * downloads by itself, as an instance alone does.
+ * rather than each asking eCFR in turn. When a refresh fails, a shared snapshot downloaded later
+ * than the instance's copy (one a sync or bundle import published, say) is taken all the same and
+ * served marked stale. Each instance still keeps its own copy in its files, so regulatory reads
+ * never need the database; while the database cannot be reached, a refresh downloads by itself, as
+ * an instance alone does.
  */
 export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
   Effect.gen(function*() {
@@ -84,12 +86,12 @@ export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
       )
 
     /** Records what this instance fetched or confirmed; never replaces a newer download. */
-    const publish = (snapshot: Snapshot, verifiedAt: number) =>
+    const publish: PartFillsShape["publish"] = (snapshot, verifiedAt) =>
       Effect.gen(function*() {
         const confirmed = yield* sql`UPDATE ecfr_part_snapshots SET verified_at = GREATEST(verified_at, ${verifiedAt})
           WHERE part = ${snapshot.part} AND content_hash = ${snapshot.contentHash}
             AND issue_date = ${snapshot.issueDate} RETURNING part`
-        if (confirmed.length > 0) return
+        if (confirmed.length > 0) return "published" as const
         const row = {
           part: snapshot.part,
           issueDate: snapshot.issueDate,
@@ -99,11 +101,13 @@ export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
           snapshot: JSON.stringify(toStored(snapshot)),
           xml: snapshot.xml
         }
-        yield* sql`INSERT INTO ecfr_part_snapshots ${sql.insert(row)}
+        const written = yield* sql`INSERT INTO ecfr_part_snapshots ${sql.insert(row)}
           ON CONFLICT (part) DO UPDATE SET issue_date = excluded.issue_date, content_hash = excluded.content_hash,
             fetched_at = excluded.fetched_at, verified_at = excluded.verified_at, snapshot = excluded.snapshot,
             xml = excluded.xml
-          WHERE ecfr_part_snapshots.fetched_at <= excluded.fetched_at`
+          WHERE ecfr_part_snapshots.fetched_at <= excluded.fetched_at
+          RETURNING part`
+        return written.length > 0 ? "published" as const : "newer kept" as const
       })
 
     const lease = (part: number) =>
@@ -153,6 +157,26 @@ export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
         return snapshot === undefined ? undefined : yield* local.adopt(snapshot, shared.verifiedAt)
       })
 
+    /**
+     * After this instance could not refresh the part from eCFR: a shared snapshot downloaded later
+     * than its copy (published by a sync or bundle import on another machine, or fetched by an
+     * instance that could reach eCFR earlier) is better than an older copy or none. It is taken as
+     * verified when it was; the refresh still fails, so the part is served marked stale.
+     */
+    const takeNewer = (local: LocalPart) =>
+      Effect.gen(function*() {
+        const shared = yield* head(local.info.part)
+        if (shared === undefined) return
+        const held = local.fetchedAt()
+        if (held !== undefined && (Date.parse(held) || 0) >= shared.fetchedAt) return
+        const snapshot = yield* load(local.info)
+        if (snapshot !== undefined) yield* local.adopt(snapshot, shared.verifiedAt)
+      }).pipe(
+        Effect.catchAll((error) =>
+          Effect.logWarning("could not read the shared eCFR snapshot", { part: local.info.part, error: error.message })
+        )
+      )
+
     /** This instance holds the lease: it downloads and publishes, unless the part arrived meanwhile. */
     const fill = <E>(local: LocalPart, request: RefreshRequest, download: Effect.Effect<RefreshOutcome, E>) =>
       Effect.gen(function*() {
@@ -194,6 +218,7 @@ export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
 
     const refresh: PartFillsShape["refresh"] = (local, request, download, failedElsewhere) =>
       coordinated(local, request, download, failedElsewhere).pipe(
+        Effect.tap((outcome) => Either.isLeft(outcome) ? takeNewer(local) : Effect.void),
         Effect.catchAll((error) =>
           Effect.gen(function*() {
             if (!unreachable) {
@@ -208,7 +233,7 @@ export const make = (options: SharedFillsOptions = defaultSharedOptions) =>
         Effect.flatMap((outcome) => outcome)
       )
 
-    return { refresh } satisfies PartFillsShape
+    return { refresh, publish } satisfies PartFillsShape
   })
 
 /** The shared mirror over the store's `SqlClient`. */
