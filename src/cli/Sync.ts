@@ -135,7 +135,9 @@ export const sync = leaf({
   summary: "fill the eCFR snapshot store under DATA_DIR now",
   details: "Downloads the supported parts from ECFR_BASE_URL (even unchanged ones), or imports them from a\n" +
     "directory of saved eCFR API responses (layout in docs/operations.md). A running service picks\n" +
-    "the parts up when restarted. Exits 1 when a part could not be stored.\n\n" +
+    "the parts up when restarted. With DATABASE_URL set, the parts are also published to the eCFR\n" +
+    "mirror the instances on that PostgreSQL share (never over a later download), for those that\n" +
+    "cannot reach eCFR. Exits 1 when a part could not be stored.\n\n" +
     "For a machine without internet: --export <file> syncs all 12 parts and writes them with the\n" +
     "screening list, the enforcement archive and skills mirrored from GitHub (SKILLS_SOURCE=github:…)\n" +
     "to one bundle (manifest, issue dates, SHA-256 checksums); --import <file> on the other machine\n" +
