@@ -251,6 +251,32 @@ describe("the stored copy remembers its source", () => {
       expect(yield* loaded(same.service)).toBe(true)
     }))
 
+  it.effect("a failed refresh says whether a last good list answers or none was ever loaded", () =>
+    Effect.gen(function*() {
+      const { lines, logger } = captureLogs()
+      const dataDir = mkdtempSync(join(tmpdir(), "ecds-csl-"))
+      const never = yield* serviceOver(sourceOf("https://data.trade.gov/consolidated.json", undefined), dataDir)
+      expect(yield* never.service.refresh.pipe(Effect.provide(logger))).toBe("failed")
+      expect(lines.join("\n")).toContain(
+        "screening list refresh failed; no list is loaded yet, so screening answers 503"
+      )
+      expect(lines.join("\n")).not.toContain("last good list")
+
+      lines.length = 0
+      let text: string | undefined = fixtureText
+      const flaky = yield* serviceOver({
+        ...sourceOf("file:/tmp/flaky.json", undefined),
+        fetch: () =>
+          text === undefined
+            ? Effect.fail(new ListSource.ListSourceError({ reason: "unreachable" }))
+            : Effect.succeed({ _tag: "Fetched" as const, text, etag: undefined })
+      }, dataDir)
+      expect(yield* flaky.service.refresh).toBe("updated")
+      text = undefined
+      expect(yield* flaky.service.refresh.pipe(Effect.provide(logger))).toBe("failed")
+      expect(lines.join("\n")).toContain("screening list refresh failed; keeping the last good list")
+    }))
+
   it.effect("a first start on an empty DATA_DIR has no copy to restore and warns of none", () =>
     Effect.gen(function*() {
       const { lines, logger } = captureLogs()

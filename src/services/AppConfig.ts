@@ -1,4 +1,4 @@
-import { ConfigError, ConfigProvider, Context, Effect, Layer, Option } from "effect"
+import { ConfigError, ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
 import type { AppConfigShape } from "./config/Shape.ts"
 import { type Variables, variables } from "./config/Variables.ts"
 
@@ -72,9 +72,43 @@ const databaseTlsProblems = (v: Variables): ReadonlyArray<ConfigError.ConfigErro
     ]
     : []
 
+/** The `DATABASE_URL` parameters `pg` reads TLS settings from; they replace its `ssl` option whole. */
+const urlTlsParameters = ["ssl", "sslmode", "sslcert", "sslkey", "sslrootcert"] as const
+
+const tlsParametersOf = (url: string): ReadonlyArray<string> => {
+  try {
+    const query = new URL(url).searchParams
+    return urlTlsParameters.filter((name) => query.has(name))
+  } catch {
+    return []
+  }
+}
+
+/**
+ * `pg` lets the URL's TLS parameters override the `ssl` option built from `DATABASE_SSL`, so with
+ * both set the URL's would silently win (`sslmode=no-verify` under `DATABASE_SSL=verify-full`).
+ */
+const databaseTlsSourceProblems = (v: Variables): ReadonlyArray<ConfigError.ConfigError> => {
+  if (Option.isNone(v.databaseSsl) || Option.isNone(v.databaseUrl)) return []
+  const inUrl = tlsParametersOf(Redacted.value(v.databaseUrl.value))
+  return inUrl.length === 0 ? [] : [
+    ConfigError.InvalidData(
+      ["DATABASE_SSL"],
+      `is set, and DATABASE_URL sets TLS too (${
+        inUrl.join(", ")
+      }), which would override it: keep one, DATABASE_SSL or the URL's parameters`
+    )
+  ]
+}
+
 export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
   const v = yield* variables
-  const problems = [...enclaveProblems(v), ...renderBackendProblems(v), ...databaseTlsProblems(v)]
+  const problems = [
+    ...enclaveProblems(v),
+    ...renderBackendProblems(v),
+    ...databaseTlsProblems(v),
+    ...databaseTlsSourceProblems(v)
+  ]
   if (problems.length > 0) return yield* Effect.fail(problems.reduce((all, next) => ConfigError.And(all, next)))
   const urlHost = v.host.includes(":") ? `[${v.host}]` : v.host
   const publicBaseUrl = Option.getOrElse(v.publicBaseUrl, () => `http://${urlHost}:${v.port}`)

@@ -106,11 +106,20 @@ export const make = (options: MakeOptions) =>
         Effect.catchAll((error) => Effect.logWarning("screening list changes not recorded", { error: error.message }))
       )
 
+    // the warning says what answers now: the last good list, or nothing (503) before any was loaded
     const failed = (reason: string) =>
-      Ref.update(state, (current) => ({ ...current, stale: current.list !== undefined })).pipe(
-        Effect.zipRight(Effect.logWarning("screening list refresh failed; keeping the last good list", { reason })),
-        Effect.as("failed" as const)
-      )
+      Ref.modify(state, (current) => [current.list !== undefined, { ...current, stale: current.list !== undefined }])
+        .pipe(
+          Effect.flatMap((kept) =>
+            Effect.logWarning(
+              kept
+                ? "screening list refresh failed; keeping the last good list"
+                : "screening list refresh failed; no list is loaded yet, so screening answers 503",
+              { reason }
+            )
+          ),
+          Effect.as("failed" as const)
+        )
 
     const refresh: Effect.Effect<RefreshOutcome> = refreshing.withPermits(1)(Effect.gen(function*() {
       const current = yield* Ref.get(state)

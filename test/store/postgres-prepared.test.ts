@@ -141,3 +141,30 @@ describe("DATABASE_SSL_CA_FILE", () => {
     }
   })
 })
+
+describe("DATABASE_SSL beside TLS parameters in DATABASE_URL", () => {
+  const read = (env: Record<string, string>) =>
+    Effect.runSync(Effect.either(Effect.map(
+      AppConfig.read.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))),
+      (config) => Option.getOrNull(config.database.ssl)
+    ))).pipe(Either.mapLeft((error) => AppConfig.describeError(error, env)))
+  const url = "postgres://ecds:secret@db.example:5432/ecds"
+
+  it("stops the start, since pg would let the URL's parameters override DATABASE_SSL", () => {
+    for (const query of ["?sslmode=no-verify", "?sslmode=disable", "?ssl=true", "?sslrootcert=/etc/ca.pem"]) {
+      const refused = read({ DATABASE_URL: `${url}${query}`, DATABASE_SSL: "verify-full" })
+      expect(Either.isLeft(refused)).toBe(true)
+      const lines = Either.getLeft(refused).pipe(Option.getOrThrow).join("\n")
+      expect(lines).toMatch(/DATABASE_SSL="verify-full": is set, and DATABASE_URL sets TLS too \(ssl/)
+      expect(lines).not.toContain("secret")
+    }
+  })
+
+  it("takes either one alone", () => {
+    expect(read({ DATABASE_URL: url, DATABASE_SSL: "require" })).toEqual(Either.right("require"))
+    expect(read({ DATABASE_URL: `${url}?sslmode=verify-full&application_name=x` })).toEqual(Either.right(null))
+    expect(read({ DATABASE_URL: `${url}?application_name=x`, DATABASE_SSL: "disable" })).toEqual(
+      Either.right("disable")
+    )
+  })
+})

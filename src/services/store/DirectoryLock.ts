@@ -15,19 +15,25 @@ const alive = (pid: number) => {
   }
 }
 
+/** The locks this process holds now: a lock naming this process's id and not held here is stale. */
+const held = new Set<string>()
+
 const claim = async (path: string, owner: string): Promise<string | undefined> => {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(path, "wx", 0o600)
       await handle.writeFile(owner)
       await handle.close()
+      held.add(path)
       return undefined
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
       const [pid, host] = (await readFile(path, "utf8").catch(() => "")).split(" ")
       const holder = Number(pid)
-      // a lock left by a process that is gone (crash, kill -9) is stale
-      if (host === hostname() && Number.isInteger(holder) && !alive(holder)) await rm(path, { force: true })
+      // a lock left by a process that is gone (crash, kill -9) is stale; so is one naming this
+      // process's id that this process does not hold: a container's entry point is PID 1 in every run
+      const gone = holder === process.pid ? !held.has(path) : !alive(holder)
+      if (host === hostname() && Number.isInteger(holder) && gone) await rm(path, { force: true })
       else return `process ${pid} on ${host}`
     }
   }
@@ -57,6 +63,10 @@ export const lockDirectory = (directory: string): Effect.Effect<void, SqlError, 
         })
       )
     )),
-    () => Effect.promise(() => rm(path, { force: true }))
+    () =>
+      Effect.promise(() => {
+        held.delete(path)
+        return rm(path, { force: true })
+      })
   )
 }
