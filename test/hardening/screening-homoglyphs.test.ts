@@ -5,7 +5,7 @@ import { type RunningServer, startServer } from "../support/TestServer.ts"
 
 /**
  * A listed name typed with look-alike letters from another script inside a Latin word (Cyrillic
- * "о", "е", "х", "р" in "Rostov") or padded with invisible characters (tag characters, zero-width
+ * "о", "е", "х", "р" in "Rostov"; Greek, Armenian, Cherokee capitals and letters) or padded with invisible characters (tag characters, zero-width
  * joiners between the look-alikes) must still find the listed party: a no_match here is a missed
  * denied party.
  */
@@ -43,6 +43,8 @@ describe("screening names written with look-alike letters and invisible characte
     ["Cyrillic look-alikes inside Latin words", "Rostov Heavy Industries", swap("Rostov Heavy Industries", cyrillic)],
     ["Greek capitals inside Latin capitals", "ROSTOV HEAVY INDUSTRIES", swap("ROSTOV HEAVY INDUSTRIES", greek)],
     ["Cyrillic look-alikes in a person's name", "Sergei Petrovich Ivanov", swap("Sergei Petrovich Ivanov", cyrillic)],
+    ["Armenian look-alikes", "Tehran Precision Components", "Tehra\u0578 Precisi\u0585\u0578 Compo\u0578e\u0578ts"],
+    ["Cherokee look-alikes", "Kazan Aviation Repair Plant", "\u13e6azan Aviation Repair \u13e2lant"],
     [
       "look-alikes split off by zero-width joiners",
       "Tehran Precision Components",

@@ -64,25 +64,28 @@ const abjadScript = /[\p{Script=Arabic}\p{Script=Hebrew}]/u
 const cyrillic = /\p{Script=Cyrillic}/u
 
 /**
- * Cyrillic and Greek letters drawn like Latin ones. A word that mixes them with Latin letters was
- * not written in Cyrillic or Greek (no real spelling does that): it is a Latin name typed with
- * look-alikes, by accident or to slip past screening ("Rоstоv" with Cyrillic "о"), and is read as
- * the Latin name it shows. Words written wholly in one script are romanised as before.
+ * Cyrillic, Greek, Armenian and Cherokee letters drawn like Latin ones. A word that mixes them with
+ * Latin letters was not written in those scripts (no real spelling does that): it is a Latin name
+ * typed with look-alikes, by accident or to slip past screening ("Rоstоv" with Cyrillic "о"), and is
+ * read as the Latin name it shows. Words written wholly in one script are romanised as before.
  */
-const lookAlikeLetters = "авеорсухѕіјһԁԛԝӏүкмнтАВЕКМНОРСТХЅІЈҮԚԜҺӀΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορυχ"
-const latinLetters = "abeopcyxsijhdqwlykmhtABEKMHOPCTXSIJYQWHIABEZHIKMNOPTYXaikvopux"
+const lookAlikeLetters = "авеорсухѕіјһԁԛԝӏүкмнтАВЕКМНОРСТХЅІЈҮԚԜҺӀΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορυχօսհոցզռքՕՍՏԼᎪᏴᏟᎠᎬᏀᎻᎥᎫᏦᏞᎷᏢᎡᏚᎢᏙᏔᏃ"
+const latinLetters = "abeopcyxsijhdqwlykmhtABEKMHOPCTXSIJYQWHIABEZHIKMNOPTYXaikvopuxouhngqnpOUSLABCDEGHiJKLMPRSTVWZ"
 const lookAlikes = new Map(Array.from(lookAlikeLetters, (letter, i) => [letter, latinLetters[i]!] as const))
 const letterRun = /[\p{L}\p{M}]+/gu
 const latin = /\p{Script=Latin}/u
 /** Invisible characters (zero-width joiners, tag characters, variation selectors …): never part of a name. */
 const invisible = /\p{Default_Ignorable_Code_Point}/gu
 
-/** Drops invisible characters, then reads every word mixing Latin with Cyrillic or Greek look-alikes as Latin. */
+/** Drops invisible characters, then reads every word mixing Latin letters with look-alikes as Latin. */
 const unmasked = (text: string): string =>
-  text.replace(invisible, "").replace(letterRun, (run) =>
-    latin.test(run) && (cyrillic.test(run) || greek.test(run))
-      ? Array.from(run, (letter) => lookAlikes.get(letter) ?? letter).join("")
-      : run)
+  text.replace(invisible, "").replace(
+    letterRun,
+    (run) =>
+      latin.test(run) && Array.from(run).some((letter) => lookAlikes.has(letter))
+        ? Array.from(run, (letter) => lookAlikes.get(letter) ?? letter).join("")
+        : run
+  )
 
 const joiners = /['`\u00b4]/g
 const acronym = /\b(?:[a-z0-9]\.){2,}/g
