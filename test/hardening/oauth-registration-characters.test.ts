@@ -41,3 +41,50 @@ describe("redirect URIs with characters no URI holds", () => {
     expect(body.redirect_uris).toEqual(["https://app.example/caf%C3%A9?x=a%20b"])
   })
 })
+
+/**
+ * The consent page shows the client's self-declared name. A right-to-left override in it reversed
+ * the text after it on the page ("Claude Desktop \u202egro.live" reads as "Claude Desktop evil.org"),
+ * and control or invisible characters made a name look like another.
+ */
+describe("client names with control, invisible or bidirectional characters", () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await startServer({ config: { dataDir: await newDataDir() }, app: publicAppWithProbe })
+  })
+  afterAll(() => server.close())
+
+  it.each([
+    ["a right-to-left override", "Claude Desktop \u202egro.live\u202c"],
+    ["a right-to-left isolate", "Claude \u2067Desktop\u2069"],
+    ["a zero-width space", "Cla\u200bude"],
+    ["a line break", "Claude\nDesktop"],
+    ["a NUL", "Claude\u0000"]
+  ])("refuses %s in client_name", async (_case, name) => {
+    const { body, status } = await registerClient(server.url, {
+      client_name: name,
+      redirect_uris: ["https://app.example/cb"],
+      token_endpoint_auth_method: "none"
+    })
+    expect(status).toBe(400)
+    expect(body.error).toBe("invalid_client_metadata")
+  })
+
+  it("refuses them in software_id and software_version too, and keeps other scripts", async () => {
+    for (const field of ["software_id", "software_version"]) {
+      const { status } = await registerClient(server.url, {
+        [field]: "1.0\u202e",
+        redirect_uris: ["https://app.example/cb"],
+        token_endpoint_auth_method: "none"
+      })
+      expect(status).toBe(400)
+    }
+    const { body, status } = await registerClient(server.url, {
+      client_name: "Ассистент Café 助手",
+      redirect_uris: ["https://app.example/cb"],
+      token_endpoint_auth_method: "none"
+    })
+    expect(status).toBe(201)
+    expect(body.client_name).toBe("Ассистент Café 助手")
+  })
+})
