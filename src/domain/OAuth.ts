@@ -67,7 +67,12 @@ export const ClientMetadata = Schema.Struct({
 }).annotations({ identifier: "ClientMetadata" })
 export type ClientMetadata = typeof ClientMetadata.Type
 
-const bounded = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+/** At most `max` characters, and no NUL (PostgreSQL cannot store it: it would fail as a store outage). */
+const bounded = (max: number) =>
+  Schema.String.pipe(
+    Schema.maxLength(max),
+    Schema.filter((text) => !text.includes("\u0000"), { message: () => "must not hold the NUL character" })
+  )
 
 /**
  * Text the consent page and the operator's lists show as the client declared it: no control,
