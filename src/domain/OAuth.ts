@@ -67,7 +67,24 @@ export const ClientMetadata = Schema.Struct({
 }).annotations({ identifier: "ClientMetadata" })
 export type ClientMetadata = typeof ClientMetadata.Type
 
-const bounded = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+/** At most `max` characters, and no NUL (PostgreSQL cannot store it: it would fail as a store outage). */
+const bounded = (max: number) =>
+  Schema.String.pipe(
+    Schema.maxLength(max),
+    Schema.filter((text) => !text.includes("\u0000"), { message: () => "must not hold the NUL character" })
+  )
+
+/**
+ * Text the consent page and the operator's lists show as the client declared it: no control,
+ * invisible or bidirectional formatting characters, which would make it read as something else (a
+ * right-to-left override turns "gro.live" into "evil.org").
+ */
+const shown = (max: number) =>
+  bounded(max).pipe(
+    Schema.filter((text) => !/[\p{Cc}\p{Cf}\u2028\u2029]/u.test(text), {
+      message: () => "must not hold control, invisible or bidirectional formatting characters"
+    })
+  )
 
 /**
  * A registration request (RFC 7591 §2) as accepted: sizes are capped, `application_type` is
@@ -80,15 +97,15 @@ export const ClientRegistrationRequest = Schema.Struct({
   token_endpoint_auth_method: Schema.optional(TokenEndpointAuthMethod),
   grant_types: Schema.optional(Schema.NonEmptyArray(GrantType)),
   response_types: Schema.optional(Schema.NonEmptyArray(Schema.Literal("code"))),
-  client_name: Schema.optional(bounded(200)),
+  client_name: Schema.optional(shown(200)),
   client_uri: Schema.optional(bounded(2048)),
   logo_uri: Schema.optional(bounded(2048)),
   tos_uri: Schema.optional(bounded(2048)),
   policy_uri: Schema.optional(bounded(2048)),
   scope: Schema.optional(bounded(1000)),
   contacts: Schema.optional(Schema.Array(bounded(320)).pipe(Schema.maxItems(10))),
-  software_id: Schema.optional(bounded(200)),
-  software_version: Schema.optional(bounded(100))
+  software_id: Schema.optional(shown(200)),
+  software_version: Schema.optional(shown(100))
 }).annotations({ identifier: "ClientRegistrationRequest" })
 
 /** The registration response (RFC 7591 §3.2.1): credentials plus exactly the registered metadata. */

@@ -17,6 +17,9 @@ import { pathOf, requestIdFrom, type RequestInfo, routedPath } from "./middlewar
 import * as ResponseCache from "./middleware/ResponseCache.ts"
 import { RouteCatalog } from "./RouteCatalog.ts"
 
+/** `Authorization: Bearer …` (Basic is a client's own credential on `/oauth/token`, counted there). */
+const bearerScheme = /^bearer\s/i
+
 /**
  * The caller of a request: what the deployment's Auth makes of its `Authorization` header (or its absence),
  * with the store outage that kept a credential from being checked. A resolver that dies leaves the caller
@@ -105,6 +108,8 @@ export const AppMiddleware = HttpLayerRouter.middleware<{
           return withRateLimit(cachedOrHandled, info, limiter, {
             trustProxy: config.trustProxy,
             principal,
+            // a bearer that could not be checked (store outage) was not refused
+            refusedBearer: unverified === undefined && bearerScheme.test(authorization ?? ""),
             onLimited: (problem, headers) => {
               Object.assign(info.responseHeaders, headers)
               return withHeaders(finishError(problem, info, baseUrl), info)

@@ -31,11 +31,15 @@ export const numberIn = (min: number, max: number) =>
     })
   )
 
-/** Trimmed text of 1 to `max` characters. */
+/**
+ * Trimmed text of 1 to `max` characters, without the NUL character: PostgreSQL cannot store it, and
+ * a record holding one failed in the store as an outage ("the workspace store is unavailable").
+ */
 export const Text = (max: number) =>
   Schema.compose(Schema.String.annotations({ message: () => "must be text" }), Schema.Trim).pipe(
     Schema.minLength(1, { message: () => "must not be blank" }),
-    Schema.maxLength(max, { message: () => `must be at most ${max} characters` })
+    Schema.maxLength(max, { message: () => `must be at most ${max} characters` }),
+    Schema.filter((value) => !value.includes("\u0000") || "must not hold the NUL character", { jsonSchema: {} })
   )
 
 /** A calendar day, `YYYY-MM-DD`. */
@@ -61,7 +65,10 @@ export const Eccn = Schema.transform(
   { strict: true, decode: (value) => value.slice(0, 5).toUpperCase() + value.slice(5), encode: (value) => value }
 )
 
-export const HttpUrl = matching(/^https?:\/\/\S{1,2040}$/, "must be an http(s) URL of at most 2048 characters")
+export const HttpUrl = matching(
+  /^https?:\/\/[^\s\u0000]{1,2040}$/,
+  "must be an http(s) URL of at most 2048 characters"
+)
 
 /** Page size of the list tools. */
 export const Limit = (max: number) =>
@@ -75,7 +82,7 @@ export const Limit = (max: number) =>
   )
 
 export const CursorField = Schema.String.pipe(
-  Schema.filter((value) => value.length <= 512 || "is not a cursor of this list")
+  Schema.filter((value) => (value.length <= 512 && !value.includes("\u0000")) || "is not a cursor of this list")
 )
 
 /** Optional fields are exact: absent, never `undefined`. */

@@ -60,7 +60,12 @@ export const NotePage = Schema.Struct({
 })
 export type NotePage = typeof NotePage.Type
 
-export const NoteRef = Schema.Struct({ id: Schema.String.pipe(Schema.maxLength(64)) })
+export const NoteRef = Schema.Struct({
+  id: Schema.String.pipe(
+    Schema.maxLength(64),
+    Schema.filter((id) => !id.includes("\u0000") || "must not hold the NUL character", { jsonSchema: {} })
+  )
+})
 
 export const NoteDeleted = Schema.Struct({ id: Schema.String, deleted: Schema.Boolean })
 

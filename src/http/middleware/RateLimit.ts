@@ -77,6 +77,11 @@ export interface LimitOptions {
   readonly trustProxy: TrustProxy
   /** The request's principal: callers with a usable credential are not anonymous. */
   readonly principal: Principal
+  /**
+   * The request sent a bearer that was checked and refused (unknown, expired, revoked, inactive):
+   * counted on every path, so keys and tokens cannot be guessed at `/mcp` or `/pdf/*` without limit.
+   */
+  readonly refusedBearer: boolean
   /** The response for an exhausted budget; `headers` are the rate-limit headers to send. */
   readonly onLimited: (problem: RateLimited, headers: Record<string, string>) => HttpServerResponse.HttpServerResponse
 }
@@ -115,9 +120,10 @@ export const quotaFor = (
 }
 
 /**
- * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`. A limiter failure or an
- * unknown client address lets the request through: the limit fails open. Callers with a usable
- * credential are not anonymous and are not counted (SPEC Authentication rule 4).
+ * The anonymous per-IP budget on `/api/*`, `/skills*` and `/openapi.json`, and on every path for a
+ * request whose bearer was refused. A limiter failure or an unknown client address lets the request
+ * through: the limit fails open. Callers with a usable credential are not anonymous and are not
+ * counted (SPEC Authentication rule 4).
  */
 export const withRateLimit = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
@@ -125,7 +131,8 @@ export const withRateLimit = <E, R>(
   limiter: RateLimiterShape,
   options: LimitOptions
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
-  if (limiter.limit === 0 || !limitedPath(info.routedPath) || hasUsableCredential(options.principal)) return app
+  if (limiter.limit === 0 || hasUsableCredential(options.principal)) return app
+  if (!limitedPath(info.routedPath) && !options.refusedBearer) return app
   return limitAnonymous(app, info, limiter, options)
 }
 

@@ -117,11 +117,25 @@ const withBody = <A, R>(
     })
   )
 
-/** A bounded form body (see `withBody`) as parameters. */
+/**
+ * PostgreSQL stores no NUL character: a parameter holding one would reach the store and fail there
+ * as an outage (503). Such requests are malformed, and refused before any lookup.
+ */
+const nulReason = "holds the NUL character, which no parameter accepts"
+const holdsNul = (parameters: URLSearchParams) =>
+  [...parameters].some(([name, value]) => name.includes("\u0000") || value.includes("\u0000"))
+
+/** A bounded form body (see `withBody`) as parameters; one holding a NUL is refused before any lookup. */
 const withForm = <R>(
   request: HttpServerRequest.HttpServerRequest,
   use: (form: URLSearchParams) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
-) => withBody(readText(request, maxBodyBytes), "invalid_request", (text) => use(new URLSearchParams(text)))
+) =>
+  withBody(readText(request, maxBodyBytes), "invalid_request", (text) => {
+    const form = new URLSearchParams(text)
+    return holdsNul(form)
+      ? Effect.succeed(json({ error: "invalid_request", error_description: `the body ${nulReason}` }, 400))
+      : use(form)
+  })
 
 const isForm = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers["content-type"]?.toLowerCase().startsWith("application/x-www-form-urlencoded") === true
@@ -168,7 +182,12 @@ export const OAuthRoutesLive = Layer.unwrapEffect(Effect.gen(function*() {
       ))
 
   const authorizePage = (request: HttpServerRequest.HttpServerRequest) =>
-    server.beginAuthorization(queryOf(request.url)).pipe(
+    holdsNul(queryOf(request.url))
+      ? Effect.succeed(html(errorPage(`The request ${nulReason}.`), 400))
+      : authorizeQuery(queryOf(request.url))
+
+  const authorizeQuery = (query: URLSearchParams) =>
+    server.beginAuthorization(query).pipe(
       Effect.match({
         onFailure: (refusal) =>
           refusal._tag === "Redirect"

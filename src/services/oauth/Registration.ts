@@ -13,9 +13,14 @@ const isPrivateUseScheme = (url: URL) => /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.t
 /**
  * Why a redirect URI cannot be registered, or undefined when it can: https anywhere, plain http only
  * on loopback addresses, and for native applications a reverse-domain private-use scheme; never a
- * fragment or embedded credentials.
+ * fragment, embedded credentials or characters outside printable ASCII.
  */
 export const redirectUriProblem = (raw: string, applicationType: ApplicationType): string | undefined => {
+  // the WHATWG parser drops tabs and line breaks and encodes the rest, so such a URI would be matched
+  // as registered and then redirected to as repaired: a URI nobody registered
+  if (/[^\x21-\x7e]/.test(raw)) {
+    return `${JSON.stringify(raw)} holds a space, control or non-ASCII character (percent-encode it)`
+  }
   if (!URL.canParse(raw)) return `${raw} is not an absolute URI`
   const url = new URL(raw)
   // the WHATWG parser repairs `https:///cb` into `https://cb/` and reads `\` as `/`; a registered URI

@@ -78,6 +78,8 @@ export const make = (index: NameIndex): Matcher => {
   const lastValue = new Float32Array(n)
   const accumulatedCover = new Float32Array(n)
   const lastCover = new Float32Array(n)
+  const credited = new Int32Array(n)
+  const lastShare = new Float32Array(n)
   const seenIn = new Int32Array(n)
   const excluded = new Uint8Array(n)
   const touched = new Int32Array(n)
@@ -85,28 +87,47 @@ export const make = (index: NameIndex): Matcher => {
   let epoch = 0
   let touchedCount = 0
 
+  let current: PreparedQuery | undefined
+
   /**
    * Records that `slot` found `name`: `value` is the query-side evidence, `covered` the weight of
    * the name's words it stands for (an acronym covers several). A slot counts once per name, with
-   * its best match.
+   * its best match, and each query word once: a slot standing for words an earlier slot already
+   * found for this name (a join of two words both found alone) adds only the share of the others.
    */
-  const bump = (name: number, slot: number, value: number, covered: number, allow: SearchOptions["allow"]) => {
+  const bump = (
+    name: number,
+    slot: number,
+    mask: number,
+    value: number,
+    covered: number,
+    allow: SearchOptions["allow"]
+  ) => {
     if (seenIn[name] !== epoch) {
       seenIn[name] = epoch
       excluded[name] = allow === undefined || allow(index.nameEntry[name]!) ? 0 : 1
       accumulated[name] = 0
       accumulatedCover[name] = 0
+      credited[name] = 0
       lastSlot[name] = -1
       touched[touchedCount++] = name
     }
     if (excluded[name] === 1) return
     if (lastSlot[name] !== slot) {
+      const fresh = mask & ~credited[name]!
+      const share = fresh === mask ? 1 : fresh === 0 ? 0 : weightOf(current!, fresh) / weightOf(current!, mask)
+      credited[name] = credited[name]! | mask
       lastSlot[name] = slot
-      lastValue[name] = value
-      lastCover[name] = covered
-      accumulated[name] = accumulated[name]! + value
-      accumulatedCover[name] = accumulatedCover[name]! + covered
-    } else if (value > lastValue[name]!) {
+      lastShare[name] = share
+      lastValue[name] = value * share
+      lastCover[name] = covered * share
+      accumulated[name] = accumulated[name]! + value * share
+      accumulatedCover[name] = accumulatedCover[name]! + covered * share
+      return
+    }
+    value *= lastShare[name]!
+    covered *= lastShare[name]!
+    if (value > lastValue[name]!) {
       accumulated[name] = accumulated[name]! + value - lastValue[name]!
       accumulatedCover[name] = accumulatedCover[name]! + covered - lastCover[name]!
       lastValue[name] = value
@@ -114,19 +135,31 @@ export const make = (index: NameIndex): Matcher => {
     }
   }
 
-  const gather = (similar: Map<number, number>, slot: number, informative: boolean, allow: SearchOptions["allow"]) => {
+  /**
+   * `queryWeight` is the weight of the query words the slot stands for: a slot is evidence for at
+   * most those words, whatever the rarity of the listed word it resembles (a rare misspelling of a
+   * common query word, or a rare abbreviation of it, must not outweigh the word spelled right).
+   */
+  const gather = (
+    similar: Map<number, number>,
+    slot: number,
+    mask: number,
+    informative: boolean,
+    allow: SearchOptions["allow"]
+  ) => {
+    const queryWeight = weightOf(current!, mask)
     for (const [id, similarity] of similar) {
       if (informative && index.tokenClass[id] !== TokenClass.name) continue
-      const value = similarity * index.tokenWeight[id]!
+      const value = similarity * Math.min(index.tokenWeight[id]!, queryWeight)
       if (id < index.singleTokenCount) {
         const end = index.tokenPostingStart[id + 1]!
         for (let k = index.tokenPostingStart[id]!; k < end; k++) {
-          bump(index.tokenPostings[k]!, slot, value, value, allow)
+          bump(index.tokenPostings[k]!, slot, mask, value, value, allow)
         }
       }
       const end = index.alternatePostingStart[id + 1]!
       for (let k = index.alternatePostingStart[id]!; k < end; k++) {
-        bump(index.alternatePostings[k]!, slot, value, similarity * index.alternatePostingWeight[k]!, allow)
+        bump(index.alternatePostings[k]!, slot, mask, value, similarity * index.alternatePostingWeight[k]!, allow)
       }
     }
   }
@@ -189,12 +222,18 @@ export const make = (index: NameIndex): Matcher => {
       seenIn.fill(0)
     }
     touchedCount = 0
+    current = query
     const informative = query.classes.includes(TokenClass.name)
-    for (let s = 0; s < query.slots.length; s++) {
-      // A slot made only of legal-form, title or filler words ("obshchestvo s") finds no candidates
-      // when the query has a name word: it would fill the shortlist with every "OOO …".
-      if (informative && !coversName(query.classes, query.slots[s]!.mask)) continue
-      gather(query.slots[s]!.similar, s, informative, allow)
+    // Slots standing for the same query words (a word and its abbreviation: "trading", "trdg") are
+    // one piece of evidence: gathered one after the other under one key, a name keeps the best.
+    for (const [key, group] of slotsByMask(query).entries()) {
+      for (const s of group) {
+        const slot = query.slots[s]!
+        // A slot made only of legal-form, title or filler words ("obshchestvo s") finds no candidates
+        // when the query has a name word: it would fill the shortlist with every "OOO …".
+        if (informative && !coversName(query.classes, slot.mask)) continue
+        gather(slot.similar, key, slot.mask, informative, allow)
+      }
     }
 
     shortlist.clear(Math.min(maxCandidates, Math.max(minCandidates, options.candidates ?? 0)))
@@ -233,6 +272,23 @@ export const make = (index: NameIndex): Matcher => {
   }
 
   return { index, search, explain: explainHits, family }
+}
+
+/** The query's slot indices grouped by the words they stand for, in order of first appearance. */
+const slotsByMask = (query: PreparedQuery): Array<Array<number>> => {
+  const groups = new Map<number, Array<number>>()
+  query.slots.forEach((slot, s) => {
+    const group = groups.get(slot.mask)
+    if (group === undefined) groups.set(slot.mask, [s])
+    else group.push(s)
+  })
+  return [...groups.values()]
+}
+
+const weightOf = (query: PreparedQuery, mask: number) => {
+  let sum = 0
+  for (let i = 0; i < query.tokens.length; i++) if ((mask & (1 << i)) !== 0) sum += query.weights[i]!
+  return sum
 }
 
 const coversName = (classes: ReadonlyArray<TokenClass>, mask: number) => {

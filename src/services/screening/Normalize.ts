@@ -63,6 +63,30 @@ const greek = /\p{Script=Greek}/u
 const abjadScript = /[\p{Script=Arabic}\p{Script=Hebrew}]/u
 const cyrillic = /\p{Script=Cyrillic}/u
 
+/**
+ * Cyrillic, Greek, Armenian and Cherokee letters drawn like Latin ones. A word that mixes them with
+ * Latin letters was not written in those scripts (no real spelling does that): it is a Latin name
+ * typed with look-alikes, by accident or to slip past screening ("Rоstоv" with Cyrillic "о"), and is
+ * read as the Latin name it shows. Words written wholly in one script are romanised as before.
+ */
+const lookAlikeLetters = "авеорсухѕіјһԁԛԝӏүкмнтАВЕКМНОРСТХЅІЈҮԚԜҺӀΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορυχօսհոցզռքՕՍՏԼᎪᏴᏟᎠᎬᏀᎻᎥᎫᏦᏞᎷᏢᎡᏚᎢᏙᏔᏃ"
+const latinLetters = "abeopcyxsijhdqwlykmhtABEKMHOPCTXSIJYQWHIABEZHIKMNOPTYXaikvopuxouhngqnpOUSLABCDEGHiJKLMPRSTVWZ"
+const lookAlikes = new Map(Array.from(lookAlikeLetters, (letter, i) => [letter, latinLetters[i]!] as const))
+const letterRun = /[\p{L}\p{M}]+/gu
+const latin = /\p{Script=Latin}/u
+/** Invisible characters (zero-width joiners, tag characters, variation selectors …): never part of a name. */
+const invisible = /\p{Default_Ignorable_Code_Point}/gu
+
+/** Drops invisible characters, then reads every word mixing Latin letters with look-alikes as Latin. */
+const unmasked = (text: string): string =>
+  text.replace(invisible, "").replace(
+    letterRun,
+    (run) =>
+      latin.test(run) && Array.from(run).some((letter) => lookAlikes.has(letter))
+        ? Array.from(run, (letter) => lookAlikes.get(letter) ?? letter).join("")
+        : run
+  )
+
 const joiners = /['`\u00b4]/g
 const acronym = /\b(?:[a-z0-9]\.){2,}/g
 const separators = /[^a-z0-9]+/
@@ -77,13 +101,14 @@ const wordsOf = (text: string): Array<string> =>
     .filter((word) => word.length > 0)
 
 /** Lowercase ASCII words: apostrophes join ("Xi'an" → "xian"), dotted acronyms close up ("U.S.A." → "usa"). */
-export const words = (text: string): Array<string> => wordsOf(text)
+export const words = (text: string): Array<string> => wordsOf(unmasked(text))
 
 /** The words of a text with their `TokenMark` bits, read one space-separated piece at a time. */
 const markedWords = (text: string): { tokens: Array<string>; marks: Array<number> } => {
   const tokens: Array<string> = []
   const marks: Array<number> = []
-  for (const piece of text.split(/\s+/)) {
+  for (const written of text.split(/\s+/)) {
+    const piece = unmasked(written)
     if (piece === "") continue
     let source = piece
     if (greek.test(source)) { for (const [digraph, latin] of greekDigraphs) source = source.replace(digraph, latin) }
