@@ -77,9 +77,15 @@ const latin = /\p{Script=Latin}/u
 /** Invisible characters (zero-width joiners, tag characters, variation selectors …): never part of a name. */
 const invisible = /\p{Default_Ignorable_Code_Point}/gu
 
-/** Drops invisible characters, then reads every word mixing Latin letters with look-alikes as Latin. */
+const anyNonAscii = /[^\x00-\x7f]/
+
+/**
+ * Drops invisible characters, then reads every word mixing Latin letters with look-alikes as Latin.
+ * ASCII text, most names and queries, has neither and is returned as it is (this runs for every name
+ * of the list at start and every query word).
+ */
 const unmasked = (text: string): string =>
-  text.replace(invisible, "").replace(
+  !anyNonAscii.test(text) ? text : text.replace(invisible, "").replace(
     letterRun,
     (run) =>
       latin.test(run) && Array.from(run).some((letter) => lookAlikes.has(letter))
