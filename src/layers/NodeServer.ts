@@ -41,6 +41,20 @@ const gracefulServer = (evaluate: () => Server, options: { readonly port: number
   )
 
 /**
+ * A request, headers and body, must arrive within `requestMillis` (`REQUEST_TIMEOUT_SECONDS`), else
+ * Node answers 408 and closes the connection: with its five-minute default, bodies trickled byte by
+ * byte held connections and their buffers that long. Node checks the deadlines on a timer, every 30 s
+ * by default; it runs at least four times per deadline here, so a connection goes soon after its own.
+ * Headers keep Node's own 60 s deadline when the request's is longer (Node wants it no longer).
+ */
+const timeouts = (requestMillis: number) => ({
+  keepAliveTimeout: 65_000,
+  requestTimeout: requestMillis,
+  headersTimeout: Math.min(60_000, requestMillis),
+  connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestMillis / 4)))
+})
+
+/**
  * Serves an HttpLayerRouter app on Node: `@effect/platform-node` owns the server's lifecycle
  * (listen, address log, graceful close), the lean NodeHandler dispatches each request.
  */
@@ -51,7 +65,7 @@ export const serve = <E, R>(
     const router = yield* HttpLayerRouter.HttpRouter
     const config = yield* AppConfig
     const handler = yield* NodeHandler.make(router.asHttpEffect())
-    return gracefulServer(() => createServer({ keepAliveTimeout: 65_000 }, handler), {
+    return gracefulServer(() => createServer(timeouts(config.requestTimeoutSeconds * 1000), handler), {
       port: config.port,
       host: config.host
     }).pipe(HttpServer.withLogAddress)

@@ -115,6 +115,7 @@ export const read: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effe
   return {
     port: v.port,
     host: v.host,
+    requestTimeoutSeconds: v.requestTimeoutSeconds,
     deployment: v.deployment,
     publicBaseUrl,
     authUrl: Option.getOrElse(v.authUrl, () => publicBaseUrl),

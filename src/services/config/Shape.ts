@@ -7,6 +7,8 @@ export type Deployment = "public" | "enclave"
 export interface AppConfigShape {
   readonly port: number
   readonly host: string
+  /** How long a client may take to send a whole request, headers and body (the Node server). */
+  readonly requestTimeoutSeconds: number
   readonly deployment: Deployment
   readonly publicBaseUrl: string
   readonly authUrl: string

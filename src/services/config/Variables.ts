@@ -41,6 +41,7 @@ const trustProxyRule = (text: string): Either.Either<TrustProxy, ConfigError.Con
 export const variables = Config.all({
   port: integerIn("PORT", 0, 65535, 8787, "a TCP port from 0 to 65535 (0 picks a free one)"),
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  requestTimeoutSeconds: integerIn("REQUEST_TIMEOUT_SECONDS", 1, 3_600, 60, "seconds from 1 to 3600 (an hour)"),
   deployment: oneOf("DEPLOYMENT", ["public", "enclave"], "public"),
   publicBaseUrl: Config.option(absoluteUrl("PUBLIC_BASE_URL")),
   authUrl: Config.option(absoluteUrl("AUTH_URL")),
