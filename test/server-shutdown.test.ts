@@ -21,7 +21,7 @@ describe("server shutdown", () => {
       idle.once("data", () => resolve())
       idle.write("GET /health HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n")
     })
-    // a request whose body never arrives: busy until Node's five-minute request timeout
+    // a request whose body never arrives: busy until the request timeout (REQUEST_TIMEOUT_SECONDS)
     const busy = await openSocket(server.url)
     const busyClosed = closed(busy)
     busy.write(
