@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { withoutNul } from "./StorableText.ts"
 
 /**
  * The wire contract of the OAuth 2.1 authorization server: metadata (RFC 8414), dynamic client
@@ -67,12 +68,8 @@ export const ClientMetadata = Schema.Struct({
 }).annotations({ identifier: "ClientMetadata" })
 export type ClientMetadata = typeof ClientMetadata.Type
 
-/** At most `max` characters, and no NUL (PostgreSQL cannot store it: it would fail as a store outage). */
-const bounded = (max: number) =>
-  Schema.String.pipe(
-    Schema.maxLength(max),
-    Schema.filter((text) => !text.includes("\u0000"), { message: () => "must not hold the NUL character" })
-  )
+/** At most `max` characters, and storable (see `withoutNul`). */
+const bounded = (max: number) => withoutNul(Schema.String.pipe(Schema.maxLength(max)))
 
 /**
  * Text the consent page and the operator's lists show as the client declared it: no control,

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { withoutNul } from "../StorableText.ts"
 
 /**
  * Field types shared by the workspace records. Every string is trimmed and bounded; decode errors
@@ -31,15 +32,12 @@ export const numberIn = (min: number, max: number) =>
     })
   )
 
-/**
- * Trimmed text of 1 to `max` characters, without the NUL character: PostgreSQL cannot store it, and
- * a record holding one failed in the store as an outage ("the workspace store is unavailable").
- */
+/** Trimmed text of 1 to `max` characters, storable (see `withoutNul`). */
 export const Text = (max: number) =>
   Schema.compose(Schema.String.annotations({ message: () => "must be text" }), Schema.Trim).pipe(
     Schema.minLength(1, { message: () => "must not be blank" }),
     Schema.maxLength(max, { message: () => `must be at most ${max} characters` }),
-    Schema.filter((value) => !value.includes("\u0000") || "must not hold the NUL character", { jsonSchema: {} })
+    withoutNul
   )
 
 /** A calendar day, `YYYY-MM-DD`. */

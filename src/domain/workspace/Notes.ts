@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { withoutNul } from "../StorableText.ts"
 import { Country, CursorField, Eccn, exact, Instant, Limit, Text } from "./Fields.ts"
 
 /**
@@ -61,10 +62,7 @@ export const NotePage = Schema.Struct({
 export type NotePage = typeof NotePage.Type
 
 export const NoteRef = Schema.Struct({
-  id: Schema.String.pipe(
-    Schema.maxLength(64),
-    Schema.filter((id) => !id.includes("\u0000") || "must not hold the NUL character", { jsonSchema: {} })
-  )
+  id: withoutNul(Schema.String.pipe(Schema.maxLength(64)))
 })
 
 export const NoteDeleted = Schema.Struct({ id: Schema.String, deleted: Schema.Boolean })
